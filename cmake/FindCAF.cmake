@@ -1,0 +1,24 @@
+# Finds CAF 0.17 (Debian's libcaf-dev ships no CMake config) and defines CAF::core and CAF::io.
+find_path(CAF_INCLUDE_DIR caf/all.hpp)
+find_library(CAF_CORE_LIBRARY caf_core)
+find_library(CAF_IO_LIBRARY caf_io)
+if(CAF_INCLUDE_DIR AND EXISTS "${CAF_INCLUDE_DIR}/caf/config.hpp")
+  file(STRINGS "${CAF_INCLUDE_DIR}/caf/config.hpp" _caf_ver REGEX "#define CAF_VERSION [0-9]+")
+  string(REGEX MATCH "[0-9]+" _caf_num "${_caf_ver}")
+  math(EXPR CAF_VERSION_MAJOR "${_caf_num} / 10000")
+  math(EXPR CAF_VERSION_MINOR "(${_caf_num} / 100) % 100")
+  math(EXPR CAF_VERSION_PATCH "${_caf_num} % 100")
+  set(CAF_VERSION "${CAF_VERSION_MAJOR}.${CAF_VERSION_MINOR}.${CAF_VERSION_PATCH}")
+endif()
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(CAF REQUIRED_VARS CAF_INCLUDE_DIR CAF_CORE_LIBRARY CAF_IO_LIBRARY
+                                  VERSION_VAR CAF_VERSION)
+if(CAF_FOUND AND NOT TARGET CAF::core)
+  find_package(Threads REQUIRED)
+  add_library(CAF::core SHARED IMPORTED)
+  set_target_properties(CAF::core PROPERTIES IMPORTED_LOCATION "${CAF_CORE_LIBRARY}"
+                        INTERFACE_INCLUDE_DIRECTORIES "${CAF_INCLUDE_DIR}")
+  add_library(CAF::io SHARED IMPORTED)
+  set_target_properties(CAF::io PROPERTIES IMPORTED_LOCATION "${CAF_IO_LIBRARY}"
+                        INTERFACE_LINK_LIBRARIES "CAF::core;Threads::Threads")
+endif()

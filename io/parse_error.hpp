@@ -1,0 +1,39 @@
+// ParseError: a file could not be parsed. Its message names the file, where (byte offset and,
+// for line formats, line number) and what was expected, e.g.
+//   "BSA1.mzML: byte 18234: expected '>' in <spectrum> start tag".
+// Thrown by the io/ readers for input that cannot be parsed at all; a single malformed spectrum
+// is skipped and counted instead (see ReadStats).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ionflow {
+
+class ParseError : public std::runtime_error {
+ public:
+  ParseError(std::string file, uint64_t byte_offset, uint64_t line, const std::string& what)
+      : std::runtime_error(format(file, byte_offset, line, what)),
+        file_(std::move(file)),
+        byte_offset_(byte_offset),
+        line_(line) {}
+
+  const std::string& file() const { return file_; }
+  uint64_t byte_offset() const { return byte_offset_; }
+  uint64_t line() const { return line_; }  // 0 when not a line format
+
+ private:
+  static std::string format(const std::string& file, uint64_t offset, uint64_t line,
+                            const std::string& what) {
+    std::string s = file + ": ";
+    if (line > 0) s += "line " + std::to_string(line) + " ";
+    s += "(byte " + std::to_string(offset) + "): " + what;
+    return s;
+  }
+  std::string file_;
+  uint64_t byte_offset_;
+  uint64_t line_;
+};
+
+}  // namespace ionflow

@@ -1,0 +1,50 @@
+// SpectrumReader: turns a peak-list file (mzML or MGF), fed as consecutive byte blocks of any
+// size, into RawSpectra. The reader never opens files: the reader actor owns the file and hands
+// out blocks. State is kept across blocks, so a spectrum may straddle any block boundary.
+//
+// Contract: call feed() with the decompressed bytes in file order, then finish() once. Only MS2
+// spectra are emitted (others are counted in stats().skipped). Malformed spectra are skipped and
+// counted with a reason; input that cannot be parsed at all throws ParseError naming the file and
+// byte offset (and line for MGF). Not thread-safe; one reader per file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/parse_error.hpp"
+#include "scoring/spectrum.hpp"
+
+namespace ionflow {
+
+struct ReadStats {
+  uint64_t spectra_seen = 0;     // every spectrum in the file, any MS level
+  uint64_t spectra_emitted = 0;  // MS2 spectra handed on
+  std::map<std::string, uint64_t> skipped;  // reason -> count, e.g. "MS level 1", "no peaks"
+};
+
+class SpectrumReader {
+ public:
+  virtual ~SpectrumReader() = default;
+  // Parses `block`, appending complete spectra to `out`. Throws ParseError.
+  virtual void feed(std::string_view block, std::vector<RawSpectrum>& out) = 0;
+  // Signals end of input; appends what remains. Throws ParseError if the file is truncated.
+  virtual void finish(std::vector<RawSpectrum>& out) = 0;
+  virtual const ReadStats& stats() const = 0;
+};
+
+enum class PeakListFormat { kMzML, kMgf };
+
+// Detects the format from the first decompressed bytes ("<?xml", "<mzML", "<indexedmzML" → mzML;
+// otherwise MGF). `head` may be short; at least the first block is expected.
+PeakListFormat detect_peak_list_format(std::string_view head);
+
+// A reader for `format`. `file_name` is used in error messages; `file_index` is copied into
+// every RawSpectrum.
+std::unique_ptr<SpectrumReader> make_spectrum_reader(PeakListFormat format, std::string file_name,
+                                                     uint32_t file_index);
+
+}  // namespace ionflow

@@ -1,0 +1,50 @@
+// The search as the pipeline calls it, stage by stage, with no actor code:
+//   prepare_spectrum  (parsers)  RawSpectrum -> Queries, or a skip reason
+//   SpectrumScorer    (scorers)  Query -> ranked PSMs against a shared PeptideIndex
+//   finalize_psms     (writer)   all PSMs of a job -> best per spectrum, q-values
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scoring/peptide_index.hpp"
+#include "scoring/psm.hpp"
+#include "scoring/query.hpp"
+#include "scoring/search_parameters.hpp"
+#include "scoring/spectrum.hpp"
+
+namespace ionflow {
+
+struct PreparedSpectrum {
+  std::vector<Query> queries;  // one per assumed charge; empty when skipped
+  std::string skip_reason;     // "" or a short reason counted in the job summary, e.g.
+                               // "too few peaks", "no precursor m/z", "not MS2"
+};
+
+// Top-N peaks, precursor peak removal, optional deisotoping, normalisation; one Query per charge
+// (the file's, or each of [min_precursor_charge, max_precursor_charge] when unknown).
+PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParameters& params);
+
+// Scores queries against the index. Holds per-thread scratch space: use one per thread/actor.
+class SpectrumScorer {
+ public:
+  SpectrumScorer(std::shared_ptr<const PeptideIndex> index, const SearchParameters& params);
+  ~SpectrumScorer();
+  SpectrumScorer(const SpectrumScorer&) = delete;
+  SpectrumScorer& operator=(const SpectrumScorer&) = delete;
+
+  // The best params.report_psms PSMs for `query` (rank 1 first); empty if no candidate.
+  std::vector<Psm> score(const Query& query);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Keeps the best params.report_psms PSMs per spectrum across its charge queries (re-ranking),
+// then assigns spectrum, peptide and protein q-values (see fdr.hpp). Order of the result:
+// by file_index, spectrum_index, rank.
+std::vector<Psm> finalize_psms(std::vector<Psm> psms, const SearchParameters& params);
+
+}  // namespace ionflow

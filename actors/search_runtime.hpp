@@ -1,0 +1,77 @@
+// SearchRuntime: the actor system, the shared scorer pool and the per-job pipelines
+// (reader -> parsers -> sorter -> splitter -> scorers -> writer) behind one plain C++ interface,
+// so that `ionflow search` (one job) and `ionflow serve` (many jobs) drive the same code and no
+// CAF header leaks into the service or the tests.
+//
+// Thread-safety: run() may be called from several threads at once; each call runs one job with
+// its own single, detached reader and writer, and all jobs share the scorer pool (chunks of
+// running jobs interleave). set_scorer_count() may be called at any time, also during jobs;
+// results never depend on the number of scorers.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "messages/job.hpp"
+
+namespace ionflow {
+
+struct JobProgress {
+  std::string stage;              // "reading", "scoring", "writing", "done"
+  uint64_t bytes_read = 0;
+  uint64_t bytes_total = 0;
+  uint64_t spectra_read = 0;
+  uint64_t queries = 0;
+  uint64_t queries_scored = 0;
+  uint64_t chunks_done = 0;
+  uint64_t chunks_total = 0;      // known once the sorter has all queries
+  double elapsed_seconds = 0.0;
+};
+
+struct JobControl {
+  std::atomic<bool> cancel{false};                       // set to stop the job (JobCancelled)
+  std::function<void(const JobProgress&)> on_progress;   // called from a pipeline thread
+};
+
+// A job failed: bad input file, unreadable FASTA, a scorer error. what() names the file and
+// the byte offset or line where known. No results file is left behind.
+class JobError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+class JobCancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SearchRuntime {
+ public:
+  struct Options {
+    int licensed_cores = 0;   // cap on scorers; 0 = the cores this process may use
+    int scorers = 0;          // initial pool size; 0 = min(licensed_cores, usable cores)
+    int scheduler_threads = 0;  // CAF scheduler threads; 0 = usable cores
+  };
+  explicit SearchRuntime(Options options);
+  ~SearchRuntime();
+  SearchRuntime(const SearchRuntime&) = delete;
+  SearchRuntime& operator=(const SearchRuntime&) = delete;
+
+  // Runs `job` to completion and returns its summary; result files are in
+  // job.output_directory when it returns. Throws JobError or JobCancelled.
+  JobSummary run(const JobSpec& job, JobControl* control = nullptr);
+
+  // Resizes the scorer pool, clamped to [1, licensed cores]; returns the new size.
+  int set_scorer_count(int count);
+  int scorer_count() const;
+  int licensed_cores() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ionflow

@@ -10,7 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libexpat1-dev zlib1g-dev libmsnumpress-dev
   libcpp-httplib-dev libssl-dev libsqlite3-dev libhiredis-dev libcli11-dev
-  comet-ms tandem-mass openms-common libxml2-utils hyperfine curl
+  comet-ms tandem-mass openms-common topp libxml2-utils hyperfine curl python3 time
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,73 @@
+// Enzyme: the cleavage rule of a protease, as a per-residue table that digestion (digest.hpp)
+// asks "is the bond before residue i a cleavage site?".
+//
+// Named rules (case-insensitive; sources in enzyme.cpp next to each rule):
+//   trypsin       C-terminal to K/R, not before P          (Sage default "KR"/"P"; Comet Trypsin)
+//   trypsin/p     C-terminal to K/R, also before P         (MaxQuant "Trypsin/P"; Comet Trypsin/P)
+//   lys-c         C-terminal to K, not before P            (Comet Lys_C "K P")
+//   lys-n         N-terminal to K                          (Comet Lys_N "K -")
+//   arg-c         C-terminal to R, not before P            (Comet Arg_C "R P")
+//   asp-n         N-terminal to D                          (Comet Asp_N "D -")
+//   glu-c         C-terminal to E, not before P            (E only: Glu-C in bicarbonate buffer,
+//                 Drapeau et al. 1972, J Biol Chem 247:6720; Expasy PeptideCutter "Glu-C").
+//                 For phosphate buffer (E and D) use "custom" with cleave_at "DE".
+//   chymotrypsin  C-terminal to F/W/Y/L, not before P      (Comet Chymotrypsin "FWYL P"; the
+//                 low-specificity form of Expasy PeptideCutter, without its M and H rules)
+//   no-enzyme     every peptide bond (aliases: nonspecific, unspecific, unspecific cleavage)
+//   no-cleavage   no bond: the whole protein is one peptide
+//   custom        EnzymeParameters::cleave_at / restrict / c_terminal with Sage's meaning:
+//                 cleave C-terminal (c_terminal) or N-terminal to each cleave_at residue, unless
+//                 the residue after the site is in `restrict` (for N-terminal enzymes, unless
+//                 the residue BEFORE the site is in `restrict`; Sage checks the residue after the
+//                 cut, which for an N-terminal enzyme is the cleave_at residue itself). Sage's
+//                 special values: cleave_at "" = every bond, "$" = no bond.
+// Immutable after construction; thread-safe to share. Errors: std::invalid_argument.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scoring/search_parameters.hpp"
+
+namespace ionflow {
+
+class Enzyme {
+ public:
+  // Builds the rule named by params.name (see above); "custom" reads cleave_at, restrict and
+  // c_terminal. Throws std::invalid_argument for an unknown name (listing the known names) or a
+  // custom residue that is not an upper- or lower-case letter.
+  explicit Enzyme(const EnzymeParameters& params);
+
+  // Canonical lower-case name, e.g. "trypsin", "custom".
+  const std::string& name() const { return name_; }
+  // True for no-enzyme: every bond is a site (missed cleavages do not apply).
+  bool cleaves_every_bond() const { return every_bond_; }
+  // True for no-cleavage: no bond is a site.
+  bool cleaves_no_bond() const { return no_bond_; }
+
+  // True if the bond between sequence[i - 1] and sequence[i] is a cleavage site.
+  // REQUIRES: 1 <= i < sequence.size().
+  bool is_site(std::string_view sequence, size_t i) const {
+    const auto before = static_cast<unsigned char>(sequence[i - 1]);
+    const auto after = static_cast<unsigned char>(sequence[i]);
+    if (c_terminal_) return cleave_[before] && !restrict_[after];
+    return cleave_[after] && !restrict_[before];
+  }
+
+ private:
+  std::string name_;
+  bool c_terminal_ = true;
+  bool every_bond_ = false;
+  bool no_bond_ = false;
+  std::array<bool, 256> cleave_{};
+  std::array<bool, 256> restrict_{};
+};
+
+// The names Enzyme accepts (canonical spellings), e.g. for error messages and the CLI help.
+std::vector<std::string> known_enzyme_names();
+
+}  // namespace ionflow

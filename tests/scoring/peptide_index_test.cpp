@@ -1,0 +1,226 @@
+// PeptideIndex: merge (I = L), target-wins, decoys, modifications, mass order and E. coli build.
+#include "scoring/peptide_index.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "scoring/mass.hpp"
+#include "scoring/proforma.hpp"
+
+namespace ionflow {
+namespace {
+
+Modification carbamidomethyl() {
+  return {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true};
+}
+Modification oxidation() {
+  return {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false};
+}
+Modification protein_n_acetyl() {
+  return {"Acetyl", 1, 42.010565, ModificationPosition::kProteinNTerm, "", false};
+}
+
+SearchParameters simple_params() {
+  SearchParameters p;
+  p.database.enzyme.missed_cleavages = 0;
+  p.database.enzyme.min_length = 4;
+  p.database.peptide_min_mass_da = 0;
+  p.database.decoy_generation = DecoyGeneration::kNone;
+  p.database.clip_n_terminal_methionine = false;
+  return p;
+}
+
+Protein protein(std::string accession, std::string sequence, bool decoy = false) {
+  Protein p;
+  p.accession = std::move(accession);
+  p.sequence = std::move(sequence);
+  p.is_decoy = decoy;
+  return p;
+}
+
+const Peptide* find(const PeptideIndex& index, std::string_view sequence, bool decoy,
+                    size_t mod_count = 0) {
+  for (const auto& p : index.peptides) {
+    if (p.sequence == sequence && p.decoy == decoy && p.modifications.size() == mod_count) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+TEST(PeptideIndex, MergesIsoleucineAndLeucineAcrossProteins) {
+  auto index = build_peptide_index({protein("A", "SAMPLEKGGGGR"), protein("B", "AAAKSAMPIEK")},
+                                   simple_params());
+  // SAMPLEK (A, 0) and SAMPIEK (B, 4) are one entry; the first by protein order names it.
+  int count = 0;
+  for (const auto& p : index->peptides) {
+    if (p.sequence == "SAMPLEK" || p.sequence == "SAMPIEK") ++count;
+  }
+  EXPECT_EQ(count, 1);
+  const Peptide* merged = find(*index, "SAMPLEK", false);
+  ASSERT_NE(merged, nullptr);
+  ASSERT_EQ(merged->occurrences.size(), 2u);
+  EXPECT_EQ(merged->occurrences[0].protein, 0u);
+  EXPECT_EQ(merged->occurrences[0].start, 0u);
+  EXPECT_EQ(merged->occurrences[1].protein, 1u);
+  EXPECT_EQ(merged->occurrences[1].start, 4u);
+  // 774.3946 Da = SAMPLEK, hand sum of Unimod residue masses + water.
+  EXPECT_NEAR(merged->neutral_mass_da, 774.3946, 1e-4);
+}
+
+TEST(PeptideIndex, SortedByMassAndMassRange) {
+  auto index = build_peptide_index({protein("A", "PEPTIDEKAAAAKLVNELTEFAKYLYEIARHLVDEPQNLIK")},
+                                   simple_params());
+  ASSERT_EQ(index->peptides.size(), 5u);
+  EXPECT_TRUE(std::is_sorted(
+      index->peptides.begin(), index->peptides.end(),
+      [](const Peptide& a, const Peptide& b) { return a.neutral_mass_da < b.neutral_mass_da; }));
+  // LVNELTEFAK 1162.6234 Da (hand sum), the only one in [1162, 1163].
+  const auto [first, last] = index->mass_range(1162.0, 1163.0);
+  ASSERT_EQ(last - first, 1u);
+  EXPECT_EQ(index->peptides[first].sequence, "LVNELTEFAK");
+  const auto [f2, l2] = index->mass_range(1162.6234, 1162.6234);
+  EXPECT_EQ(l2 - f2, 0u);  // exact bounds: 1162.62338 < 1162.6234
+  const auto [f3, l3] = index->mass_range(0.0, 1e9);
+  EXPECT_EQ(f3, 0u);
+  EXPECT_EQ(l3, 5u);
+}
+
+TEST(PeptideIndex, ReversedPeptideDecoysPairWithTargets) {
+  SearchParameters params = simple_params();
+  params.database.decoy_generation = DecoyGeneration::kReversePeptide;
+  params.database.variable_modifications = {oxidation()};
+  auto index = build_peptide_index({protein("P1", "PEPMTIDEK")}, params);
+  // proteins: input then one generated decoy protein per target.
+  ASSERT_EQ(index->proteins.size(), 2u);
+  EXPECT_EQ(index->proteins[1].accession, "rev_P1");
+  EXPECT_TRUE(index->proteins[1].is_decoy);
+  const Peptide* target = find(*index, "PEPMTIDEK", false, 1);
+  const Peptide* decoy = find(*index, "EDITMPEPK", true, 1);
+  ASSERT_NE(target, nullptr);
+  ASSERT_NE(decoy, nullptr);
+  EXPECT_EQ(target->modifications[0].position, 3);
+  EXPECT_EQ(decoy->modifications[0].position, 4);  // the M moved from 3 to 4
+  EXPECT_NEAR(target->neutral_mass_da, decoy->neutral_mass_da, 1e-9);
+  ASSERT_EQ(decoy->occurrences.size(), 1u);
+  EXPECT_EQ(decoy->occurrences[0].protein, 1u);
+  EXPECT_EQ(decoy->occurrences[0].start, 0u);
+  EXPECT_EQ(index->peptides.size(), 4u);
+}
+
+TEST(PeptideIndex, TargetWinsOverIdenticalDecoy) {
+  SearchParameters params = simple_params();
+  params.database.decoy_generation = DecoyGeneration::kReversePeptide;
+  // EDITPEPK's reversed decoy is PEPTIDEK, which is also a target in protein B (I = L too):
+  // both sequences stay targets and no decoy of either is kept.
+  auto index = build_peptide_index({protein("A", "EDLTPEPK"), protein("B", "PEPTIDEK")}, params);
+  EXPECT_EQ(index->peptides.size(), 2u);
+  for (const auto& p : index->peptides) EXPECT_FALSE(p.decoy) << p.sequence;
+  // With a FASTA decoy and kNone, a decoy equal to a target is dropped as well.
+  auto fasta = build_peptide_index({protein("A", "PEPTIDEK"), protein("rev_A", "PEPTLDEK", true)},
+                                   simple_params());
+  ASSERT_EQ(fasta->peptides.size(), 1u);
+  EXPECT_FALSE(fasta->peptides[0].decoy);
+  EXPECT_EQ(fasta->peptides[0].occurrences.size(), 1u);
+}
+
+TEST(PeptideIndex, ProteinNTermModOnlyAtProteinNTerminus) {
+  SearchParameters params = simple_params();
+  params.database.fixed_modifications = {carbamidomethyl()};
+  params.database.variable_modifications = {protein_n_acetyl(), oxidation()};
+  params.database.clip_n_terminal_methionine = true;
+  // MECKAAAK: MECK (protein N-term), ECK (Met clipped, also protein N-term).
+  params.database.enzyme.min_length = 3;
+  auto index = build_peptide_index({protein("X", "MECKAAAAK"), protein("Y", "GGGKMECK")}, params);
+  std::vector<std::string> proforma;
+  for (const auto& p : index->peptides) proforma.push_back(to_proforma(p, *index));
+  std::sort(proforma.begin(), proforma.end());
+  const std::vector<std::string> expected = {
+      "AAAAK",
+      "EC[UNIMOD:4]K",
+      "GGGK",
+      "MEC[UNIMOD:4]K",
+      "M[UNIMOD:35]EC[UNIMOD:4]K",
+      "[UNIMOD:1]-EC[UNIMOD:4]K",
+      "[UNIMOD:1]-GGGK",  // GGGK starts protein Y
+      "[UNIMOD:1]-MEC[UNIMOD:4]K",
+      "[UNIMOD:1]-M[UNIMOD:35]EC[UNIMOD:4]K",
+  };
+  EXPECT_EQ(proforma, expected);
+  // MECK occurs in X at 0 and in Y at 4; the acetylated forms only in X.
+  for (const auto& p : index->peptides) {
+    if (p.sequence != "MECK") continue;
+    const bool acetyl = !p.modifications.empty() && p.modifications[0].position == -1;
+    EXPECT_EQ(p.occurrences.size(), acetyl ? 1u : 2u) << to_proforma(p, *index);
+  }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<Protein> read_fasta_simple(const std::string& path, const std::string& decoy_tag) {
+  std::vector<Protein> out;
+  std::istringstream in(read_file(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    if (line[0] == '>') {
+      Protein p;
+      const auto space = line.find(' ');
+      p.accession = line.substr(1, space == std::string::npos ? std::string::npos : space - 1);
+      p.is_decoy = p.accession.rfind(decoy_tag, 0) == 0;
+      out.push_back(std::move(p));
+    } else if (!out.empty()) {
+      for (char c : line) {
+        if (c != '*') out.back().sequence += static_cast<char>(std::toupper(c));
+      }
+    }
+  }
+  return out;
+}
+
+TEST(PeptideIndex, EcoliTrypticIndex) {
+  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
+                           "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333."
+                           "proteomes.fasta";
+  auto proteins = read_fasta_simple(path, "rev_");
+  ASSERT_GT(proteins.size(), 8000u);
+  SearchParameters params;
+  params.database.enzyme.missed_cleavages = 2;
+  params.database.fixed_modifications = {carbamidomethyl()};
+  params.database.variable_modifications = {oxidation()};
+  const auto t0 = std::chrono::steady_clock::now();
+  auto index = build_peptide_index(proteins, params);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  size_t targets = 0, decoys = 0;
+  for (const auto& p : index->peptides) (p.decoy ? decoys : targets) += 1;
+  std::printf("E. coli index: %zu proteins, %zu targets + %zu decoys in %.2f s\n",
+              index->proteins.size(), targets, decoys, seconds);
+  EXPECT_GT(targets, 100000u);
+  EXPECT_GT(decoys, 100000u);
+  // Every peptide's first occurrence really holds its sequence (I = L) for targets.
+  for (const auto& p : index->peptides) {
+    if (p.decoy) continue;
+    const auto& occ = p.occurrences.front();
+    std::string actual = index->proteins[occ.protein].sequence.substr(occ.start, p.sequence.size());
+    std::string expected = p.sequence;
+    std::replace(actual.begin(), actual.end(), 'I', 'L');
+    std::replace(expected.begin(), expected.end(), 'I', 'L');
+    ASSERT_EQ(actual, expected);
+  }
+}
+
+}  // namespace
+}  // namespace ionflow

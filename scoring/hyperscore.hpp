@@ -1,0 +1,47 @@
+// Hyperscore: X!Tandem's peptide-spectrum score (Fenyö & Beavis 2003, Anal. Chem. 75:768–774;
+// Craig & Beavis 2004, Bioinformatics 20:1466), and the fragment matching it is computed from.
+//
+// Matching: every theoretical fragment (ion_series.hpp) is looked up among the prepared peaks
+// (ascending m/z) by binary search; it matches the most intense peak within the fragment
+// tolerance (Da or ppm, Tolerance::bounds of the fragment m/z). The theoretical intensity is 1,
+// so the dot product is the sum of the matched peaks' prepared intensities.
+//
+// Formula used (log10 of X!Tandem's product, so scores add instead of multiply):
+//     hyperscore = log10( Σ_matched I_i  ·  Π_t N_t! )
+//                = log10(Σ I_i) + Σ_t log10(N_t!)
+// where t runs over the ion types searched (a, b, c, y, z·) and N_t is the number of matched
+// fragments of type t (all fragment charges together). I_i are the prepared intensities
+// (base peak 100, square-root transformed; see spectrum_preparation.hpp). No match -> 0.
+//
+// Thread-safe: pure functions; match_fragments() allocates nothing.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "scoring/ion_series.hpp"
+#include "scoring/query.hpp"
+#include "scoring/tolerance.hpp"
+
+namespace ionflow {
+
+// log10(n!) for n >= 0 (table up to 255, Stirling's series beyond).
+double log10_factorial(int n);
+
+// What matching one candidate's fragments against a spectrum found.
+struct FragmentMatches {
+  double summed_intensity = 0.0;             // Σ prepared intensities of matched peaks
+  std::array<int, kIonTypeCount> matched{};  // matched fragments per IonType
+  int total_matched = 0;
+  double summed_abs_ppm = 0.0;  // Σ |observed − theoretical| / theoretical · 1e6
+};
+
+// Matches `fragments` against `peaks` (ascending m/z) within `fragment_tolerance`.
+FragmentMatches match_fragments(const std::vector<Peak>& peaks,
+                                const std::vector<Fragment>& fragments,
+                                const Tolerance& fragment_tolerance);
+
+// The hyperscore of a match (formula above); 0 when nothing matched.
+double hyperscore(const FragmentMatches& matches);
+
+}  // namespace ionflow

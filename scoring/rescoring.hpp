@@ -1,0 +1,29 @@
+// Rescoring: a semi-supervised linear discriminant over PSM features that replaces Psm::score
+// when it separates targets from decoys better — Sage's LDA rescoring (Lazear 2023, J. Proteome
+// Res. 22:3652, "linear discriminant analysis") in the spirit of Percolator (Käll et al. 2007,
+// Nat. Methods 4:923), which learns the same kind of linear score with an SVM.
+//
+// Features of each rank-1 PSM (standardised to mean 0, s.d. 1):
+//   Psm::score (−log10 E-value), hyperscore, delta_next, matched_peaks,
+//   matched fraction = matched_peaks / theoretical_peaks, |precursor_ppm|, fragment_ppm,
+//   charge, peptide length, missed_cleavages, |isotope_error|, log10(candidates).
+// Training (3 iterations): negatives = all decoys, positives = targets with q <= 0.01 under the
+// current score; Fisher's discriminant w = (S_w + 1e-3·I)^-1 (μ_pos − μ_neg), S_w the pooled
+// within-class covariance. The new score is w·x (lower-ranked PSMs get the same linear score).
+// Safeguards: nothing changes when there are fewer than 10 positives or 10 decoys, or when the
+// learned score accepts fewer targets at q <= 0.01 than the input score (as mokapot falls back).
+//
+// Not thread-safe on the same vector; no state otherwise.
+#pragma once
+
+#include <vector>
+
+#include "scoring/psm.hpp"
+
+namespace ionflow {
+
+// Rescores `psms` in place (rank-1 PSMs train; every PSM is rescored). Returns true when the
+// learned score was applied.
+bool rescore_psms(std::vector<Psm>& psms);
+
+}  // namespace ionflow

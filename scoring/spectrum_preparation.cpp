@@ -1,0 +1,158 @@
+#include "scoring/spectrum_preparation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "scoring/mass.hpp"
+
+namespace ionflow {
+
+double normalised_intensity(double raw_intensity, double max_raw_intensity) {
+  if (raw_intensity <= 0.0 || max_raw_intensity <= 0.0) return 0.0;
+  return 100.0 * std::sqrt(raw_intensity / max_raw_intensity);
+}
+
+namespace {
+
+struct RawPeak {
+  double mz;
+  double intensity;
+};
+
+// Fragment tolerance window [lo, hi] (Th) around an m/z.
+std::pair<double, double> window(const Tolerance& tol, double mz) {
+  return tol.bounds(mz);
+}
+
+std::vector<int> charges_to_try(const RawSpectrum& spectrum, const SearchParameters& params,
+                                bool& from_file) {
+  std::vector<int> charges;
+  for (int z : spectrum.precursor_charges) {
+    if (z >= 1 && std::find(charges.begin(), charges.end(), z) == charges.end()) {
+      charges.push_back(z);
+    }
+  }
+  from_file = !charges.empty();
+  if (charges.empty()) {
+    for (int z = std::max(1, params.min_precursor_charge); z <= params.max_precursor_charge; ++z) {
+      charges.push_back(z);
+    }
+  }
+  return charges;
+}
+
+void remove_precursor_peaks(std::vector<RawPeak>& peaks, double precursor_mz,
+                            const std::vector<int>& charges, const Tolerance& fragment_tolerance) {
+  std::vector<std::pair<double, double>> windows;
+  for (int z : charges) {
+    for (double loss : {0.0, mass::kWater, mass::kAmmonia}) {
+      windows.push_back(window(fragment_tolerance, precursor_mz - loss / z));
+    }
+  }
+  auto in_window = [&](const RawPeak& p) {
+    for (auto [lo, hi] : windows) {
+      if (p.mz >= lo && p.mz <= hi) return true;
+    }
+    return false;
+  };
+  peaks.erase(std::remove_if(peaks.begin(), peaks.end(), in_window), peaks.end());
+}
+
+// REQUIRES: peaks sorted by m/z.
+void deisotope(std::vector<RawPeak>& peaks, const Tolerance& fragment_tolerance) {
+  std::vector<char> drop(peaks.size(), 0);
+  for (size_t i = 0; i < peaks.size(); ++i) {
+    for (int c = 1; c <= 2; ++c) {
+      const double expected = peaks[i].mz + mass::kC13C12Spacing / c;
+      auto [lo, hi] = window(fragment_tolerance, expected);
+      for (size_t j = i + 1; j < peaks.size() && peaks[j].mz <= hi; ++j) {
+        if (peaks[j].mz >= lo && peaks[j].intensity < peaks[i].intensity) drop[j] = 1;
+      }
+    }
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < peaks.size(); ++i) {
+    if (!drop[i]) peaks[out++] = peaks[i];
+  }
+  peaks.resize(out);
+}
+
+}  // namespace
+
+PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParameters& params) {
+  PreparedSpectrum result;
+  if (spectrum.ms_level != 2) {
+    result.skip_reason = "not MS2";
+    return result;
+  }
+  if (!(spectrum.precursor_mz > 0.0) || !std::isfinite(spectrum.precursor_mz)) {
+    result.skip_reason = "no precursor m/z";
+    return result;
+  }
+  bool charge_from_file = true;
+  const std::vector<int> charges = charges_to_try(spectrum, params, charge_from_file);
+  if (charges.empty()) {
+    result.skip_reason = "no precursor charge";
+    return result;
+  }
+
+  const size_t n = std::min(spectrum.mz.size(), spectrum.intensity.size());
+  std::vector<RawPeak> peaks;
+  peaks.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const double mz = spectrum.mz[i];
+    const double intensity = spectrum.intensity[i];
+    if (std::isfinite(mz) && std::isfinite(intensity) && intensity > 0.0 && mz > 0.0) {
+      peaks.push_back({mz, intensity});
+    }
+  }
+  if (params.remove_precursor_peak) {
+    remove_precursor_peaks(peaks, spectrum.precursor_mz, charges, params.fragment_tolerance);
+  }
+  std::sort(peaks.begin(), peaks.end(),
+            [](const RawPeak& a, const RawPeak& b) { return a.mz < b.mz; });
+  if (params.deisotope) deisotope(peaks, params.fragment_tolerance);
+
+  const size_t keep = static_cast<size_t>(std::max(0, params.max_peaks));
+  if (peaks.size() > keep) {
+    std::nth_element(peaks.begin(), peaks.begin() + keep, peaks.end(),
+                     [](const RawPeak& a, const RawPeak& b) {
+                       return a.intensity != b.intensity ? a.intensity > b.intensity : a.mz < b.mz;
+                     });
+    peaks.resize(keep);
+    std::sort(peaks.begin(), peaks.end(),
+              [](const RawPeak& a, const RawPeak& b) { return a.mz < b.mz; });
+  }
+  if (peaks.empty() || peaks.size() < static_cast<size_t>(std::max(1, params.min_peaks))) {
+    result.skip_reason = "too few peaks";
+    return result;
+  }
+
+  double max_intensity = 0.0;
+  for (const RawPeak& p : peaks) max_intensity = std::max(max_intensity, p.intensity);
+  std::vector<Peak> prepared;
+  prepared.reserve(peaks.size());
+  for (const RawPeak& p : peaks) {
+    prepared.push_back({static_cast<float>(p.mz),
+                        static_cast<float>(normalised_intensity(p.intensity, max_intensity))});
+  }
+
+  result.queries.reserve(charges.size());
+  for (int z : charges) {
+    Query q;
+    q.file_index = spectrum.file_index;
+    q.spectrum_index = spectrum.spectrum_index;
+    q.native_id = spectrum.native_id;
+    q.scan = spectrum.scan;
+    q.rt_seconds = spectrum.rt_seconds;
+    q.precursor_mz = spectrum.precursor_mz;
+    q.charge = z;
+    q.charge_from_file = charge_from_file;
+    q.neutral_mass = mass::neutral_from_mz(spectrum.precursor_mz, z);
+    q.peaks = prepared;
+    result.queries.push_back(std::move(q));
+  }
+  return result;
+}
+
+}  // namespace ionflow

@@ -1,0 +1,457 @@
+// Streaming mzML reader: expat callbacks route each cvParam by its context (spectrum, first
+// precursor's isolation window / first selected ion / activation, binaryDataArray) into an
+// MzmlSpectrumBuilder, and decode <binary> text as it arrives (Base64Decoder), then the array
+// bytes (BinaryArrayDecoder) when the element ends. referenceableParamGroup contents are stored
+// when met at the top of the file and replayed where a referenceableParamGroupRef appears.
+// Chromatograms, the indexList and fileChecksum are ignored.
+#include "io/mzml_reader.hpp"
+
+#include <expat.h>
+
+#include <charconv>
+#include <climits>
+#include <cstring>
+#include <exception>
+#include <unordered_map>
+#include <vector>
+
+#include "io/base64.hpp"
+#include "io/binary_array.hpp"
+#include "io/mzml_spectrum_builder.hpp"
+
+namespace ionflow {
+namespace {
+
+constexpr int kMzArray = 1000514;         // MS:1000514 m/z array
+constexpr int kIntensityArray = 1000515;  // MS:1000515 intensity array
+
+enum class Element {
+  kOther,
+  kCvParam,
+  kParamGroupRef,
+  kParamGroup,
+  kSpectrum,
+  kChromatogram,
+  kPrecursor,
+  kIsolationWindow,
+  kSelectedIon,
+  kActivation,
+  kBinaryDataArray,
+  kBinary,
+};
+
+const char* local_name(const char* name) {
+  const char* colon = std::strrchr(name, ':');
+  return colon != nullptr ? colon + 1 : name;
+}
+
+Element classify(const char* qualified_name) {
+  const char* n = local_name(qualified_name);
+  switch (n[0]) {
+    case 'c':
+      if (std::strcmp(n, "cvParam") == 0) return Element::kCvParam;
+      if (std::strcmp(n, "chromatogram") == 0) return Element::kChromatogram;
+      break;
+    case 'r':
+      if (std::strcmp(n, "referenceableParamGroupRef") == 0) return Element::kParamGroupRef;
+      if (std::strcmp(n, "referenceableParamGroup") == 0) return Element::kParamGroup;
+      break;
+    case 's':
+      if (std::strcmp(n, "spectrum") == 0) return Element::kSpectrum;
+      if (std::strcmp(n, "selectedIon") == 0) return Element::kSelectedIon;
+      break;
+    case 'p':
+      if (std::strcmp(n, "precursor") == 0) return Element::kPrecursor;
+      break;
+    case 'i':
+      if (std::strcmp(n, "isolationWindow") == 0) return Element::kIsolationWindow;
+      break;
+    case 'a':
+      if (std::strcmp(n, "activation") == 0) return Element::kActivation;
+      break;
+    case 'b':
+      if (std::strcmp(n, "binary") == 0) return Element::kBinary;
+      if (std::strcmp(n, "binaryDataArray") == 0) return Element::kBinaryDataArray;
+      break;
+    default:
+      break;
+  }
+  return Element::kOther;
+}
+
+const char* attribute(const XML_Char** atts, const char* name) {
+  for (; atts[0] != nullptr; atts += 2) {
+    if (std::strcmp(atts[0], name) == 0) return atts[1];
+  }
+  return nullptr;
+}
+
+// "MS:1000511" -> 1000511; 0 for other CVs or malformed accessions.
+int ms_accession(const char* accession) {
+  if (accession == nullptr || std::strncmp(accession, "MS:", 3) != 0) return 0;
+  const char* begin = accession + 3;
+  const char* end = begin + std::strlen(begin);
+  int n = 0;
+  const auto [ptr, ec] = std::from_chars(begin, end, n);
+  return ec == std::errc() && ptr == end ? n : 0;
+}
+
+int64_t parse_count(const char* text) {
+  if (text == nullptr) return -1;
+  const char* end = text + std::strlen(text);
+  int64_t n = -1;
+  const auto [ptr, ec] = std::from_chars(text, end, n);
+  return ec == std::errc() && ptr == end && n >= 0 ? n : -1;
+}
+
+struct CvParam {
+  int accession = 0;  // MS accession number, 0 for other CVs
+  std::string value;
+  std::string unit_accession;
+};
+
+class MzmlReader final : public SpectrumReader {
+ public:
+  MzmlReader(std::string file_name, uint32_t file_index)
+      : file_name_(std::move(file_name)), file_index_(file_index) {
+    parser_ = XML_ParserCreate(nullptr);
+    if (parser_ == nullptr) throw std::bad_alloc();
+    XML_SetUserData(parser_, this);
+    XML_SetElementHandler(parser_, &MzmlReader::on_start, &MzmlReader::on_end);
+  }
+  ~MzmlReader() override { XML_ParserFree(parser_); }
+  MzmlReader(const MzmlReader&) = delete;
+  MzmlReader& operator=(const MzmlReader&) = delete;
+
+  void feed(std::string_view block, std::vector<RawSpectrum>& out) override {
+    check_not_failed();
+    out_ = &out;
+    while (!block.empty()) {
+      const size_t n = std::min<size_t>(block.size(), INT_MAX / 2);
+      parse(block.data(), static_cast<int>(n), false);
+      block.remove_prefix(n);
+    }
+    out_ = nullptr;
+  }
+
+  void finish(std::vector<RawSpectrum>& out) override {
+    check_not_failed();
+    out_ = &out;
+    parse(nullptr, 0, true);
+    out_ = nullptr;
+  }
+
+  const ReadStats& stats() const override { return stats_; }
+
+ private:
+  // --- expat plumbing -------------------------------------------------------------------------
+
+  static void XMLCALL on_start(void* self, const XML_Char* name, const XML_Char** atts) {
+    static_cast<MzmlReader*>(self)->guarded([&](MzmlReader& r) { r.start_element(name, atts); });
+  }
+  static void XMLCALL on_end(void* self, const XML_Char* name) {
+    static_cast<MzmlReader*>(self)->guarded([&](MzmlReader& r) { r.end_element(name); });
+  }
+  static void XMLCALL on_binary_text(void* self, const XML_Char* s, int len) {
+    auto* r = static_cast<MzmlReader*>(self);
+    r->base64_ok_ =
+        r->base64_.feed(std::string_view(s, static_cast<size_t>(len)), r->bytes_) && r->base64_ok_;
+  }
+
+  // Exceptions must not cross expat's C frames: keep the first one and stop the parser.
+  template <typename F>
+  void guarded(F&& f) {
+    try {
+      f(*this);
+    } catch (...) {
+      if (!pending_exception_) pending_exception_ = std::current_exception();
+      XML_StopParser(parser_, XML_FALSE);
+    }
+  }
+
+  void parse(const char* data, int len, bool is_final) {
+    if (XML_Parse(parser_, data, len, is_final ? XML_TRUE : XML_FALSE) == XML_STATUS_OK) return;
+    if (pending_exception_) {  // e.g. std::bad_alloc inside a callback
+      failed_what_ = failed_message_ = "internal error while reading mzML";
+      std::rethrow_exception(pending_exception_);
+    }
+    const XML_Error code = XML_GetErrorCode(parser_);
+    const XML_Index byte = XML_GetCurrentByteIndex(parser_);
+    const uint64_t offset = byte < 0 ? 0 : static_cast<uint64_t>(byte);
+    const uint64_t line = XML_GetCurrentLineNumber(parser_);
+    std::string what;
+    if (!fatal_message_.empty()) {
+      what = fatal_message_;
+    } else if (is_final && (code == XML_ERROR_NO_ELEMENTS || code == XML_ERROR_UNCLOSED_TOKEN ||
+                            code == XML_ERROR_PARTIAL_CHAR)) {
+      what = std::string("mzML ends early, truncated file? (XML: ") + XML_ErrorString(code) + ")";
+    } else {
+      what = std::string("XML not well-formed: ") + XML_ErrorString(code);
+    }
+    ParseError error(file_name_, offset, line, what);
+    failed_message_ = error.what();
+    failed_offset_ = offset;
+    failed_line_ = line;
+    failed_what_ = what;
+    throw error;
+  }
+
+  void check_not_failed() const {
+    if (!failed_message_.empty()) {
+      throw ParseError(file_name_, failed_offset_, failed_line_, failed_what_);
+    }
+  }
+
+  // Stops parsing with a ParseError for input that is XML but cannot be mzML.
+  void fatal(std::string message) {
+    fatal_message_ = std::move(message);
+    XML_StopParser(parser_, XML_FALSE);
+  }
+
+  // --- elements -------------------------------------------------------------------------------
+
+  void start_element(const XML_Char* name, const XML_Char** atts) {
+    const Element element = classify(name);
+    if (!seen_root_) {
+      seen_root_ = true;
+      const char* n = local_name(name);
+      if (std::strcmp(n, "mzML") != 0 && std::strcmp(n, "indexedmzML") != 0) {
+        fatal(std::string("root element <") + name + "> is not <mzML> or <indexedmzML>");
+      }
+      return;
+    }
+    if (in_chromatogram_) return;
+    switch (element) {
+      case Element::kCvParam:
+        cv_param(ms_accession(attribute(atts, "accession")), attribute(atts, "value"),
+                 attribute(atts, "unitAccession"));
+        break;
+      case Element::kParamGroupRef:
+        param_group_ref(attribute(atts, "ref"));
+        break;
+      case Element::kParamGroup:
+        if (!in_spectrum_) {
+          const char* id = attribute(atts, "id");
+          current_group_ = &param_groups_[id != nullptr ? id : ""];
+          current_group_->clear();
+        }
+        break;
+      case Element::kSpectrum: {
+        const char* id = attribute(atts, "id");
+        builder_.begin(id != nullptr ? id : "", parse_count(attribute(atts, "defaultArrayLength")));
+        in_spectrum_ = true;
+        precursors_ = 0;
+        break;
+      }
+      case Element::kChromatogram:
+        in_chromatogram_ = true;
+        break;
+      case Element::kPrecursor:
+        if (in_spectrum_) {
+          in_precursor_ = true;
+          ++precursors_;
+          selected_ions_ = 0;
+          builder_.saw_precursor();
+        }
+        break;
+      case Element::kIsolationWindow:
+        in_isolation_window_ = in_precursor_;
+        break;
+      case Element::kSelectedIon:
+        in_selected_ion_ = in_precursor_;
+        if (in_precursor_) ++selected_ions_;
+        break;
+      case Element::kActivation:
+        in_activation_ = in_precursor_;
+        break;
+      case Element::kBinaryDataArray:
+        if (in_spectrum_) {
+          in_array_ = true;
+          array_kind_ = 0;
+          encoding_ = BinaryArrayEncoding{};
+          array_length_ = parse_count(attribute(atts, "arrayLength"));
+        }
+        break;
+      case Element::kBinary:
+        if (in_array_) start_binary();
+        break;
+      case Element::kOther:
+        break;
+    }
+  }
+
+  void end_element(const XML_Char* name) {
+    const Element element = classify(name);
+    if (in_chromatogram_) {
+      if (element == Element::kChromatogram) in_chromatogram_ = false;
+      return;
+    }
+    switch (element) {
+      case Element::kParamGroup:
+        current_group_ = nullptr;
+        break;
+      case Element::kSpectrum:
+        if (in_spectrum_) end_spectrum();
+        break;
+      case Element::kPrecursor:
+        in_precursor_ = false;
+        break;
+      case Element::kIsolationWindow:
+        in_isolation_window_ = false;
+        break;
+      case Element::kSelectedIon:
+        in_selected_ion_ = false;
+        break;
+      case Element::kActivation:
+        in_activation_ = false;
+        break;
+      case Element::kBinaryDataArray:
+        in_array_ = false;
+        break;
+      case Element::kBinary:
+        if (decoding_binary_) end_binary();
+        break;
+      default:
+        break;
+    }
+  }
+
+  void cv_param(int accession, const char* value, const char* unit) {
+    if (current_group_ != nullptr) {
+      current_group_->push_back(
+          {accession, value != nullptr ? value : "", unit != nullptr ? unit : ""});
+      return;
+    }
+    if (!in_spectrum_ || accession == 0) return;
+    const std::string_view v = value != nullptr ? value : "";
+    const std::string_view u = unit != nullptr ? unit : "";
+    if (in_array_) {
+      if (accession == kMzArray || accession == kIntensityArray) {
+        array_kind_ = accession;
+      } else {
+        encoding_.apply_cv_term(accession);
+      }
+    } else if (in_precursor_) {
+      if (precursors_ != 1) return;  // only the first precursor is searched
+      if (in_isolation_window_) {
+        builder_.isolation_window_term(accession, v);
+      } else if (in_selected_ion_) {
+        if (selected_ions_ == 1) builder_.selected_ion_term(accession, v);
+      } else if (in_activation_) {
+        builder_.activation_term(accession);
+      }
+    } else {
+      builder_.spectrum_term(accession, v, u);
+    }
+  }
+
+  void param_group_ref(const char* ref) {
+    if (ref == nullptr || current_group_ != nullptr) return;
+    const auto it = param_groups_.find(ref);
+    if (it == param_groups_.end()) {
+      if (in_spectrum_) builder_.fail("unknown referenceableParamGroup");
+      return;
+    }
+    for (const CvParam& p : it->second) {
+      cv_param(p.accession, p.value.c_str(), p.unit_accession.c_str());
+    }
+  }
+
+  void start_binary() {
+    // Arrays of spectra that will be skipped anyway are not decoded (MS1 spectra are most of
+    // the bytes of a typical DDA file).
+    const int level = builder_.ms_level();
+    if (array_kind_ == 0 || builder_.failed() || (level != 0 && level != 2)) return;
+    decoding_binary_ = true;
+    bytes_.clear();
+    base64_.reset();
+    base64_ok_ = true;
+    XML_SetCharacterDataHandler(parser_, &MzmlReader::on_binary_text);
+  }
+
+  void end_binary() {
+    decoding_binary_ = false;
+    XML_SetCharacterDataHandler(parser_, nullptr);
+    if (!base64_ok_ || !base64_.finish(bytes_)) {
+      builder_.fail("bad base64");
+      return;
+    }
+    const int64_t length = array_length_ >= 0 ? array_length_ : builder_.default_array_length();
+    if (length < 0) {
+      builder_.fail("no defaultArrayLength");
+      return;
+    }
+    const char* error = nullptr;
+    if (array_kind_ == kMzArray) {
+      error = arrays_.decode(encoding_, bytes_, static_cast<size_t>(length), builder_.mz());
+      builder_.saw_mz_array();
+    } else {
+      error = arrays_.decode(encoding_, bytes_, static_cast<size_t>(length), builder_.intensity());
+      builder_.saw_intensity_array();
+    }
+    if (error != nullptr) builder_.fail(error);
+  }
+
+  void end_spectrum() {
+    in_spectrum_ = in_precursor_ = in_isolation_window_ = in_selected_ion_ = false;
+    in_activation_ = in_array_ = false;
+    ++stats_.spectra_seen;
+    RawSpectrum spectrum;
+    const std::string reason = builder_.finish(spectrum);
+    if (!reason.empty()) {
+      ++stats_.skipped[reason];
+      return;
+    }
+    spectrum.file_index = file_index_;
+    spectrum.spectrum_index = stats_.spectra_emitted++;
+    out_->push_back(std::move(spectrum));
+  }
+
+  std::string file_name_;
+  uint32_t file_index_;
+  XML_Parser parser_ = nullptr;
+  std::vector<RawSpectrum>* out_ = nullptr;
+  ReadStats stats_;
+
+  // Failure state: a reader that threw keeps throwing the same error.
+  std::exception_ptr pending_exception_;
+  std::string fatal_message_;
+  std::string failed_message_;
+  std::string failed_what_;
+  uint64_t failed_offset_ = 0;
+  uint64_t failed_line_ = 0;
+
+  // Where the parser is.
+  bool seen_root_ = false;
+  bool in_chromatogram_ = false;
+  bool in_spectrum_ = false;
+  bool in_precursor_ = false;
+  bool in_isolation_window_ = false;
+  bool in_selected_ion_ = false;
+  bool in_activation_ = false;
+  bool in_array_ = false;
+  bool decoding_binary_ = false;
+  int precursors_ = 0;     // <precursor> elements met in this spectrum
+  int selected_ions_ = 0;  // <selectedIon> elements met in this precursor
+
+  std::unordered_map<std::string, std::vector<CvParam>> param_groups_;
+  std::vector<CvParam>* current_group_ = nullptr;  // group being read, if any
+
+  // The current spectrum and binaryDataArray.
+  MzmlSpectrumBuilder builder_;
+  int array_kind_ = 0;  // kMzArray, kIntensityArray or 0 (another array: not decoded)
+  int64_t array_length_ = -1;
+  BinaryArrayEncoding encoding_;
+  Base64Decoder base64_;
+  bool base64_ok_ = true;
+  std::string bytes_;  // decoded bytes of the current <binary>
+  BinaryArrayDecoder arrays_;
+};
+
+}  // namespace
+
+std::unique_ptr<SpectrumReader> make_mzml_reader(std::string file_name, uint32_t file_index) {
+  return std::make_unique<MzmlReader>(std::move(file_name), file_index);
+}
+
+}  // namespace ionflow

@@ -1,0 +1,87 @@
+#include "io/base64.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ionflow {
+namespace {
+
+// RFC 4648 section 10 test vectors.
+TEST(Base64, Rfc4648Vectors) {
+  const std::pair<const char*, const char*> vectors[] = {
+      {"", ""},
+      {"f", "Zg=="},
+      {"fo", "Zm8="},
+      {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="},
+      {"fooba", "Zm9vYmE="},
+      {"foobar", "Zm9vYmFy"},
+  };
+  for (const auto& [plain, encoded] : vectors) {
+    EXPECT_EQ(base64_encode(plain), encoded);
+    std::string out;
+    ASSERT_TRUE(base64_decode(encoded, out)) << encoded;
+    EXPECT_EQ(out, plain);
+  }
+}
+
+TEST(Base64, UnpaddedAndWhitespace) {
+  std::string out;
+  ASSERT_TRUE(base64_decode("Zm9vYg", out));
+  EXPECT_EQ(out, "foob");
+  ASSERT_TRUE(base64_decode(" Zm9v\r\n\tYmE=\n", out));
+  EXPECT_EQ(out, "fooba");
+  ASSERT_TRUE(base64_decode("Zm9vYg= =", out));  // whitespace between padding characters
+  EXPECT_EQ(out, "foob");
+}
+
+TEST(Base64, RejectsInvalidText) {
+  std::string out;
+  EXPECT_FALSE(base64_decode("Zm9v!mFy", out));  // outside the alphabet
+  EXPECT_FALSE(base64_decode("Zm9vY", out));     // lone trailing character
+  EXPECT_FALSE(base64_decode("Zm9vYg=", out));   // half the padding
+  EXPECT_FALSE(base64_decode("Zg==Zg==", out));  // data after padding
+  EXPECT_FALSE(base64_decode("Z===", out));      // padding after one character
+  EXPECT_FALSE(base64_decode("Zm9-", out));      // base64url alphabet is not mzML's
+}
+
+// All 256 byte values, decoded from text split into two pieces at every position and with
+// whitespace inside: the streaming decoder must give the same bytes as a one-piece decode.
+TEST(Base64, StreamingSplitAtEveryPosition) {
+  std::string raw;
+  for (int i = 0; i < 256; ++i) raw.push_back(static_cast<char>(i));
+  raw += "x";  // 257 bytes: the last group is padded
+  std::string text = base64_encode(raw);
+  text.insert(76, "\n");
+  text.insert(10, "  ");
+  for (size_t cut = 0; cut <= text.size(); ++cut) {
+    Base64Decoder decoder;
+    std::string out;
+    ASSERT_TRUE(decoder.feed(std::string_view(text).substr(0, cut), out));
+    ASSERT_TRUE(decoder.feed(std::string_view(text).substr(cut), out));
+    ASSERT_TRUE(decoder.finish(out));
+    ASSERT_EQ(out, raw) << "cut at " << cut;
+  }
+  Base64Decoder decoder;
+  std::string out;
+  for (char c : text) ASSERT_TRUE(decoder.feed(std::string_view(&c, 1), out));
+  ASSERT_TRUE(decoder.finish(out));
+  EXPECT_EQ(out, raw);
+}
+
+TEST(Base64, DecoderStaysFailedUntilReset) {
+  Base64Decoder decoder;
+  std::string out;
+  EXPECT_FALSE(decoder.feed("Zm#9", out));
+  EXPECT_FALSE(decoder.feed("Zm9v", out));
+  EXPECT_FALSE(decoder.finish(out));
+  decoder.reset();
+  out.clear();
+  EXPECT_TRUE(decoder.feed("Zm9v", out));
+  EXPECT_TRUE(decoder.finish(out));
+  EXPECT_EQ(out, "foo");
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -1,0 +1,406 @@
+// The mzML reader on real data: excerpts of the OpenMS example files (tests/data) and the full
+// files (IONFLOW_EXAMPLES_DIR). Expected values were read from the files themselves (cvParam
+// values; peaks decoded independently with Python's base64/struct).
+#include "io/mzml_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace ionflow {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string test_data(const std::string& name) {
+  return slurp(std::string(IONFLOW_TEST_DATA_DIR) + "/" + name);
+}
+
+struct ReadResult {
+  std::vector<RawSpectrum> spectra;
+  ReadStats stats;
+};
+
+// Feeds `data` in blocks of `block` bytes (0 = one block), then finish().
+ReadResult read_mzml(std::string_view data, size_t block = 0, uint32_t file_index = 0,
+                     const std::string& name = "test.mzML") {
+  auto reader = make_mzml_reader(name, file_index);
+  ReadResult r;
+  if (block == 0) block = data.size() + 1;
+  for (size_t pos = 0; pos < data.size(); pos += block) {
+    reader->feed(data.substr(pos, block), r.spectra);
+  }
+  reader->finish(r.spectra);
+  r.stats = reader->stats();
+  return r;
+}
+
+// Everything the reader produces, for block-independence checks.
+void expect_same(const RawSpectrum& a, const RawSpectrum& b) {
+  EXPECT_EQ(a.file_index, b.file_index);
+  EXPECT_EQ(a.spectrum_index, b.spectrum_index);
+  EXPECT_EQ(a.native_id, b.native_id);
+  EXPECT_EQ(a.scan, b.scan);
+  EXPECT_EQ(a.ms_level, b.ms_level);
+  EXPECT_EQ(a.rt_seconds, b.rt_seconds);
+  EXPECT_EQ(a.precursor_mz, b.precursor_mz);
+  EXPECT_EQ(a.precursor_charges, b.precursor_charges);
+  EXPECT_EQ(a.precursor_intensity, b.precursor_intensity);
+  EXPECT_EQ(a.activation, b.activation);
+  EXPECT_EQ(a.mz, b.mz);
+  EXPECT_EQ(a.intensity, b.intensity);
+}
+
+struct Expected {
+  const char* native_id;
+  int64_t scan;
+  double rt_seconds;
+  double precursor_mz;
+  int charge;
+  size_t peaks;
+  double first_mz, last_mz;
+  float first_intensity, last_intensity;
+};
+
+void expect_spectrum(const RawSpectrum& s, const Expected& e) {
+  SCOPED_TRACE(e.native_id);
+  EXPECT_EQ(s.native_id, e.native_id);
+  EXPECT_EQ(s.scan, e.scan);
+  EXPECT_EQ(s.ms_level, 2);
+  EXPECT_NEAR(s.rt_seconds, e.rt_seconds, 1e-9);
+  EXPECT_NEAR(s.precursor_mz, e.precursor_mz, 1e-9);
+  EXPECT_EQ(s.precursor_charges, std::vector<int>{e.charge});
+  EXPECT_EQ(s.activation, "CID");
+  ASSERT_EQ(s.mz.size(), e.peaks);
+  ASSERT_EQ(s.intensity.size(), e.peaks);
+  EXPECT_NEAR(s.mz.front(), e.first_mz, 1e-6);
+  EXPECT_NEAR(s.mz.back(), e.last_mz, 1e-6);
+  EXPECT_NEAR(s.intensity.front(), e.first_intensity, 1e-5);
+  EXPECT_NEAR(s.intensity.back(), e.last_intensity, 1e-5);
+}
+
+// BSA1.mzML spectra (ids "spectrum=N": N is taken as the scan number).
+const Expected kBsa2442{"spectrum=2442", 2442,        1503.96166992188, 457.723968505859, 2, 102,
+                        147.2906036,     769.2557983, 3.42735958f,      5.96524715f};
+const Expected kBsa2443{"spectrum=2443", 2443,        1508.63952636719, 483.539184570312, 3, 106,
+                        187.1072083,     791.2611084, 22.6459484f,      9.16100883f};
+const Expected kBsa2444{"spectrum=2444", 2444,        1509.01611328125, 618.719482421875, 2, 34,
+                        226.1676483,     779.4091797, 6.11688185f,      7.65590429f};
+const Expected kBsa3561{"spectrum=3561", 3561,        2499.14208984375, 706.818725585938, 2, 60,
+                        205.9263611,     790.5264282, 6.84731817f,      12.7528591f};
+const Expected kBsa3550{"spectrum=3550", 3550,        2491.68017578125, 1237.60559082031, 2, 14,
+                        406.9320679,     791.4459229, 8.86861229f,      7.78452015f};
+const Expected kBsa2446{"spectrum=2446", 2446,        1519.99584960938, 621.716674804688, 2, 28,
+                        235.890625,      774.6740723, 2.12777257f,      1.58094358f};
+// Ecoli_MS2_small.mzML spectra (Thermo native ids).
+const Expected kEcoli11461{"controllerType=0 controllerNumber=1 scan=11461",
+                           11461,
+                           5000.0916,
+                           617.318542480469,
+                           2,
+                           260,
+                           175.2883606,
+                           1175.233643,
+                           6.73236799f,
+                           26.1995888f};
+const Expected kEcoli11462{"controllerType=0 controllerNumber=1 scan=11462",
+                           11462,
+                           5000.3859,
+                           488.925689697266,
+                           3,
+                           441,
+                           137.1298981,
+                           916.0393677,
+                           9.34864426f,
+                           17.9982243f};
+const Expected kEcoli11471{"controllerType=0 controllerNumber=1 scan=11471",
+                           11471,
+                           5003.6435,
+                           398.232452392578,
+                           2,
+                           31,
+                           155.2091217,
+                           693.3843384,
+                           5.52924967f,
+                           6.29449511f};
+const Expected kEcoli11614{"controllerType=0 controllerNumber=1 scan=11614",
+                           11614,
+                           5049.7361,
+                           571.333557128906,
+                           2,
+                           326,
+                           169.1996307,
+                           1082.421265,
+                           30.1614628f,
+                           7.29896832f};
+
+// indexedmzML wrapper, one MS1 then four MS2 spectra, 64-bit m/z and 32-bit intensities.
+TEST(MzmlReader, Bsa1ExcerptValues) {
+  const ReadResult r = read_mzml(test_data("BSA1_excerpt.mzML"), 0, 7);
+  EXPECT_EQ(r.stats.spectra_seen, 5u);
+  EXPECT_EQ(r.stats.spectra_emitted, 4u);
+  EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"MS level 1", 1}}));
+  ASSERT_EQ(r.spectra.size(), 4u);
+  expect_spectrum(r.spectra[0], kBsa2442);
+  expect_spectrum(r.spectra[1], kBsa2443);
+  expect_spectrum(r.spectra[2], kBsa2444);
+  expect_spectrum(r.spectra[3], kBsa3561);
+  for (size_t i = 0; i < r.spectra.size(); ++i) {
+    EXPECT_EQ(r.spectra[i].spectrum_index, i);
+    EXPECT_EQ(r.spectra[i].file_index, 7u);
+    EXPECT_EQ(r.spectra[i].precursor_intensity, 0.0);  // BSA1 has no MS:1000042
+  }
+}
+
+// Plain <mzML> root (no index), spectra in the ISO-8859-1 file, a TIC chromatogram (ignored,
+// although it carries a precursor with isolation window target 0).
+TEST(MzmlReader, EcoliExcerptValues) {
+  const ReadResult r = read_mzml(test_data("Ecoli_MS2_small_excerpt.mzML"));
+  EXPECT_EQ(r.stats.spectra_seen, 4u);
+  EXPECT_EQ(r.stats.spectra_emitted, 4u);
+  EXPECT_TRUE(r.stats.skipped.empty());
+  ASSERT_EQ(r.spectra.size(), 4u);
+  expect_spectrum(r.spectra[0], kEcoli11461);
+  expect_spectrum(r.spectra[1], kEcoli11462);
+  expect_spectrum(r.spectra[2], kEcoli11471);
+  expect_spectrum(r.spectra[3], kEcoli11614);
+}
+
+// CV terms given through referenceableParamGroupRef (ms level, array type, precision,
+// compression), as ProteoWizard writes them.
+TEST(MzmlReader, ReferenceableParamGroups) {
+  const ReadResult r = read_mzml(test_data("BSA1_three_ms2_param_groups.mzML"));
+  EXPECT_EQ(r.stats.spectra_seen, 3u);
+  EXPECT_TRUE(r.stats.skipped.empty());
+  ASSERT_EQ(r.spectra.size(), 3u);
+  expect_spectrum(r.spectra[0], kBsa2444);
+  expect_spectrum(r.spectra[1], kBsa3550);
+  expect_spectrum(r.spectra[2], kBsa2446);
+}
+
+// A spectrum may straddle any block boundary: two blocks split at every byte position, and
+// 1-byte blocks, give exactly the spectra of a one-block feed.
+TEST(MzmlReader, BlockBoundaryAtEveryByte) {
+  const std::string data = test_data("BSA1_three_ms2_param_groups.mzML");
+  const ReadResult whole = read_mzml(data);
+  ASSERT_EQ(whole.spectra.size(), 3u);
+  for (size_t cut = 1; cut < data.size(); ++cut) {
+    auto reader = make_mzml_reader("split.mzML", 0);
+    std::vector<RawSpectrum> out;
+    reader->feed(std::string_view(data).substr(0, cut), out);
+    reader->feed(std::string_view(data).substr(cut), out);
+    reader->finish(out);
+    ASSERT_EQ(out.size(), whole.spectra.size()) << "cut at " << cut;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i].mz != whole.spectra[i].mz || out[i].intensity != whole.spectra[i].intensity ||
+          out[i].precursor_mz != whole.spectra[i].precursor_mz ||
+          out[i].native_id != whole.spectra[i].native_id ||
+          out[i].rt_seconds != whole.spectra[i].rt_seconds) {
+        FAIL() << "spectrum " << i << " differs when cut at byte " << cut;
+      }
+    }
+  }
+  const ReadResult bytewise = read_mzml(data, 1);
+  ASSERT_EQ(bytewise.spectra.size(), whole.spectra.size());
+  for (size_t i = 0; i < whole.spectra.size(); ++i) {
+    expect_same(bytewise.spectra[i], whole.spectra[i]);
+  }
+}
+
+TEST(MzmlReader, OneByteBlocksWithMs1AndIndex) {
+  const std::string data = test_data("BSA1_excerpt.mzML");
+  const ReadResult whole = read_mzml(data);
+  const ReadResult bytewise = read_mzml(data, 1);
+  EXPECT_EQ(bytewise.stats.spectra_seen, 5u);
+  EXPECT_EQ(bytewise.stats.skipped, whole.stats.skipped);
+  ASSERT_EQ(bytewise.spectra.size(), 4u);
+  for (size_t i = 0; i < whole.spectra.size(); ++i) {
+    expect_same(bytewise.spectra[i], whole.spectra[i]);
+  }
+}
+
+// Full example files. BSA1: 1684 spectra (spectrumList count), of which `grep -c 'name="ms
+// level" value="2"'` = 1120 MS2 and 564 MS1. Ecoli_MS2_small: 139 spectra, all MS2.
+TEST(MzmlReader, Bsa1FullFile) {
+  const std::string data = slurp(std::string(IONFLOW_EXAMPLES_DIR) + "/BSA/BSA1.mzML");
+  const ReadResult r = read_mzml(data, 4 << 20);
+  EXPECT_EQ(r.stats.spectra_seen, 1684u);
+  EXPECT_EQ(r.stats.spectra_emitted, 1120u);
+  EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"MS level 1", 564}}));
+  ASSERT_EQ(r.spectra.size(), 1120u);
+  expect_spectrum(r.spectra.front(), kBsa2442);
+  expect_spectrum(r.spectra.back(), kBsa3561);
+  EXPECT_EQ(r.spectra.back().spectrum_index, 1119u);
+  size_t charge3 = 0;
+  for (const auto& s : r.spectra) charge3 += s.precursor_charges == std::vector<int>{3};
+  EXPECT_EQ(charge3, 399u);  // grep -c 'name="charge state" value="3"'
+}
+
+TEST(MzmlReader, EcoliFullFile) {
+  const std::string data = slurp(std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML");
+  const ReadResult r = read_mzml(data, 65536);
+  EXPECT_EQ(r.stats.spectra_seen, 139u);
+  EXPECT_EQ(r.stats.spectra_emitted, 139u);
+  EXPECT_TRUE(r.stats.skipped.empty());
+  ASSERT_EQ(r.spectra.size(), 139u);
+  expect_spectrum(r.spectra.front(), kEcoli11461);
+  expect_spectrum(r.spectra.back(), kEcoli11614);
+}
+
+// --- malformed input -----------------------------------------------------------------------
+
+std::string replace_once(std::string s, const std::string& from, const std::string& to) {
+  const size_t pos = s.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos) s.replace(pos, from.size(), to);
+  return s;
+}
+
+TEST(MzmlReader, NotWellFormedThrowsWithFileByteAndLine) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  // Second spectrum's </precursor> misspelt: expat reports "mismatched tag" at that tag.
+  const size_t second = good.find("<spectrum id=\"spectrum=3550\"");
+  const size_t tag = good.find("</precursor>", second);
+  std::string bad = good;
+  bad.replace(tag, 12, "</precursorX>");
+  const uint64_t line = 1 + std::count(bad.begin(), bad.begin() + tag, '\n');
+  for (size_t block : {size_t{0}, size_t{100}, size_t{1}}) {
+    auto reader = make_mzml_reader("broken.mzML", 0);
+    std::vector<RawSpectrum> out;
+    try {
+      for (size_t pos = 0; pos < bad.size(); pos += block == 0 ? bad.size() : block) {
+        reader->feed(std::string_view(bad).substr(pos, block == 0 ? bad.size() : block), out);
+      }
+      reader->finish(out);
+      FAIL() << "no ParseError";
+    } catch (const ParseError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("broken.mzML"), std::string::npos) << what;
+      EXPECT_NE(what.find("byte"), std::string::npos) << what;
+      EXPECT_NE(what.find("mismatched tag"), std::string::npos) << what;
+      EXPECT_EQ(e.file(), "broken.mzML");
+      EXPECT_EQ(e.byte_offset(), tag + 2) << what;  // expat points at the tag's name
+      EXPECT_EQ(e.line(), line) << what;
+    }
+    EXPECT_EQ(out.size(), 1u);  // the spectrum before the error was complete
+    // The reader stays failed.
+    EXPECT_THROW(reader->finish(out), ParseError);
+  }
+}
+
+TEST(MzmlReader, TruncatedFileThrowsAtFinish) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  for (size_t cut : {good.size() / 2, good.size() - 10, good.find("</mzML>")}) {
+    auto reader = make_mzml_reader("cut.mzML", 0);
+    std::vector<RawSpectrum> out;
+    reader->feed(std::string_view(good).substr(0, cut), out);  // no error yet: more may follow
+    try {
+      reader->finish(out);
+      FAIL() << "no ParseError for a file cut at " << cut;
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("cut.mzML"), std::string::npos);
+      EXPECT_NE(std::string(e.what()).find("ends early"), std::string::npos) << e.what();
+      // expat reports the start of the last incomplete token (or text run) before the end.
+      EXPECT_LE(e.byte_offset(), cut);
+      EXPECT_GT(e.byte_offset() + 200, cut);
+    }
+  }
+}
+
+TEST(MzmlReader, EmptyInputAndWrongRootThrow) {
+  EXPECT_THROW(read_mzml(""), ParseError);
+  EXPECT_THROW(read_mzml("<?xml version=\"1.0\"?>\n<mzXML></mzXML>\n"), ParseError);
+  EXPECT_THROW(read_mzml("BEGIN IONS\nPEPMASS=500\nEND IONS\n"), ParseError);
+}
+
+TEST(MzmlReader, BadBase64SkipsOnlyThatSpectrum) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const size_t second = good.find("<spectrum id=\"spectrum=3550\"");
+  std::string bad = good;
+  bad.insert(good.find("<binary>", second) + 20, "!");
+  const ReadResult r = read_mzml(bad);
+  EXPECT_EQ(r.stats.spectra_seen, 3u);
+  EXPECT_EQ(r.stats.spectra_emitted, 2u);
+  EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"bad base64", 1}}));
+  ASSERT_EQ(r.spectra.size(), 2u);
+  expect_spectrum(r.spectra[0], kBsa2444);
+  expect_spectrum(r.spectra[1], kBsa2446);
+  EXPECT_EQ(r.spectra[1].spectrum_index, 1u);  // among the emitted spectra
+}
+
+TEST(MzmlReader, DefaultArrayLengthMismatchSkips) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const std::string bad =
+      replace_once(good, "defaultArrayLength=\"14\"", "defaultArrayLength=\"15\"");
+  const ReadResult r = read_mzml(bad);
+  EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"array length mismatch", 1}}));
+  ASSERT_EQ(r.spectra.size(), 2u);
+  expect_spectrum(r.spectra[1], kBsa2446);
+}
+
+std::string drop_line_containing(std::string s, const std::string& needle, size_t from = 0) {
+  const size_t at = s.find(needle, from);
+  EXPECT_NE(at, std::string::npos) << needle;
+  const size_t begin = s.rfind('\n', at) + 1;
+  const size_t end = s.find('\n', at) + 1;
+  s.erase(begin, end - begin);
+  return s;
+}
+
+TEST(MzmlReader, IsolationWindowTargetWhenNoSelectedIonMz) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const std::string no_selected = drop_line_containing(good, "MS:1000744");
+  const ReadResult r = read_mzml(no_selected);
+  ASSERT_EQ(r.spectra.size(), 3u);
+  EXPECT_NEAR(r.spectra[0].precursor_mz, 618.719482421875, 1e-9);  // isolation window target
+  EXPECT_EQ(r.spectra[0].precursor_charges, std::vector<int>{2});
+
+  const std::string no_mz = drop_line_containing(no_selected, "MS:1000827");
+  const ReadResult r2 = read_mzml(no_mz);
+  EXPECT_EQ(r2.stats.skipped, (std::map<std::string, uint64_t>{{"no precursor m/z", 1}}));
+  ASSERT_EQ(r2.spectra.size(), 2u);
+  EXPECT_EQ(r2.spectra[0].native_id, "spectrum=3550");
+}
+
+TEST(MzmlReader, ChargeZeroOrMissingIsUnknown) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  std::string zero =
+      replace_once(good, "name=\"charge state\" value=\"2\"", "name=\"charge state\" value=\"0\"");
+  const ReadResult r = read_mzml(zero);
+  ASSERT_EQ(r.spectra.size(), 3u);
+  EXPECT_TRUE(r.spectra[0].precursor_charges.empty());
+  EXPECT_EQ(r.spectra[1].precursor_charges, std::vector<int>{2});
+
+  // MS:1000633 possible charge states stand in when there is no charge state.
+  std::string possible = drop_line_containing(good, "MS:1000041");
+  const size_t at = possible.find("MS:1000744");
+  const size_t line_end = possible.find('\n', at) + 1;
+  possible.insert(line_end,
+                  "<cvParam cvRef=\"MS\" accession=\"MS:1000633\" name=\"possible charge state\" "
+                  "value=\"2\"/>\n<cvParam cvRef=\"MS\" accession=\"MS:1000633\" "
+                  "name=\"possible charge state\" value=\"3\"/>\n");
+  const ReadResult r2 = read_mzml(possible);
+  ASSERT_EQ(r2.spectra.size(), 3u);
+  EXPECT_EQ(r2.spectra[0].precursor_charges, (std::vector<int>{2, 3}));
+}
+
+TEST(MzmlReader, RetentionTimeInMinutes) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const std::string minutes = replace_once(
+      good, "value=\"1509.01611328125\" unitAccession=\"UO:0000010\" unitName=\"second\"",
+      "value=\"25.15\" unitAccession=\"UO:0000031\" unitName=\"minute\"");
+  const ReadResult r = read_mzml(minutes);
+  ASSERT_EQ(r.spectra.size(), 3u);
+  EXPECT_NEAR(r.spectra[0].rt_seconds, 1509.0, 1e-9);
+  EXPECT_NEAR(r.spectra[1].rt_seconds, 2491.68017578125, 1e-9);
+}
+
+}  // namespace
+}  // namespace ionflow

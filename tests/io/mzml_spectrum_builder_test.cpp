@@ -1,0 +1,83 @@
+#include "io/mzml_spectrum_builder.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ionflow {
+namespace {
+
+TEST(MzmlSpectrumBuilder, ScanNumberFromNativeId) {
+  EXPECT_EQ(scan_number_from_native_id("controllerType=0 controllerNumber=1 scan=11461"), 11461);
+  EXPECT_EQ(scan_number_from_native_id("scan=7"), 7);
+  EXPECT_EQ(scan_number_from_native_id("function=2 process=0 scan=145"), 145);
+  EXPECT_EQ(scan_number_from_native_id("spectrum=2442"), 2442);  // MS:1000777 format
+  EXPECT_EQ(scan_number_from_native_id("index=12"), -1);         // 0-based index, not a scan
+  EXPECT_EQ(scan_number_from_native_id("sample=1 period=1 cycle=5 experiment=2"), -1);
+  EXPECT_EQ(scan_number_from_native_id("prescan=5"), -1);
+  EXPECT_EQ(scan_number_from_native_id("scan=12x"), -1);
+  EXPECT_EQ(scan_number_from_native_id(""), -1);
+}
+
+TEST(MzmlSpectrumBuilder, ActivationNames) {
+  EXPECT_STREQ(activation_name(1000133), "CID");
+  EXPECT_STREQ(activation_name(1002472), "CID");
+  EXPECT_STREQ(activation_name(1000422), "HCD");
+  EXPECT_STREQ(activation_name(1002481), "HCD");
+  EXPECT_STREQ(activation_name(1000598), "ETD");
+  EXPECT_STREQ(activation_name(1000250), "ECD");
+  EXPECT_EQ(activation_name(1000045), nullptr);  // collision energy is not a method
+}
+
+RawSpectrum ms2_with_activation(std::initializer_list<int> terms) {
+  MzmlSpectrumBuilder b;
+  b.begin("scan=1", 1);
+  b.spectrum_term(1000511, "2", "");
+  b.saw_precursor();
+  b.selected_ion_term(1000744, "500.25");
+  for (int t : terms) b.activation_term(t);
+  b.mz() = {100.0};
+  b.intensity() = {1.0f};
+  b.saw_mz_array();
+  b.saw_intensity_array();
+  RawSpectrum s;
+  EXPECT_EQ(b.finish(s), "");
+  return s;
+}
+
+TEST(MzmlSpectrumBuilder, CombinedActivations) {
+  EXPECT_EQ(ms2_with_activation({1000133}).activation, "CID");
+  EXPECT_EQ(ms2_with_activation({1000133, 1000422}).activation, "HCD");
+  EXPECT_EQ(ms2_with_activation({1000598, 1002678}).activation, "EThcD");
+  EXPECT_EQ(ms2_with_activation({1000598, 1002679}).activation, "ETciD");
+  EXPECT_EQ(ms2_with_activation({1002631}).activation, "EThcD");
+  EXPECT_EQ(ms2_with_activation({}).activation, "");
+}
+
+TEST(MzmlSpectrumBuilder, MsLevelAndUnits) {
+  MzmlSpectrumBuilder b;
+  RawSpectrum s;
+  b.begin("scan=3", 0);
+  b.spectrum_term(1000511, "3", "");
+  EXPECT_EQ(b.finish(s), "MS level 3");
+
+  b.begin("scan=4", 0);
+  EXPECT_EQ(b.finish(s), "no MS level");
+
+  // No MS level but a precursor: taken as MS2. RT in hours.
+  b.begin("scan=5", 1);
+  b.saw_precursor();
+  b.isolation_window_term(1000827, "445.12");
+  b.spectrum_term(1000016, "0.5", "UO:0000032");
+  b.mz() = {100.0};
+  b.intensity() = {1.0f};
+  b.saw_mz_array();
+  b.saw_intensity_array();
+  ASSERT_EQ(b.finish(s), "");
+  EXPECT_EQ(s.ms_level, 2);
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
+  EXPECT_DOUBLE_EQ(s.rt_seconds, 1800.0);
+  EXPECT_EQ(s.scan, 5);
+  EXPECT_TRUE(s.precursor_charges.empty());
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -22,7 +22,17 @@ struct ResultContext {
   std::string fasta_path;
   std::string software_version;
   std::string protein_delimiter = "\t";    // pin only (Percolator expects tab)
+
+  // Added by the writers (formats helper); all optional.
+  std::string creation_time;        // ISO 8601 UTC ("2026-11-30T08:00:00Z"); "" = now. Tests set
+                                    // it so the XML outputs are byte-for-byte reproducible.
+  std::string output_path;          // the final output file, echoed in pepXML summary_xml
+  double pass_threshold_q = 0.01;   // mzIdentML passThreshold: spectrum_q <= this
 };
+
+// Column lists, units and number formats of each format: io/tsv_writer.cpp, io/pin_writer.cpp,
+// io/mzidentml_writer.cpp, io/pepxml_writer.cpp (file headers). `context.params` may be null
+// (defaults of SearchParameters are then echoed).
 
 // Sage-compatible results.tsv (column list in the README).
 void write_tsv(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context);

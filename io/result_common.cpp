@@ -1,0 +1,189 @@
+#include "io/result_common.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <ctime>
+#include <numeric>
+
+namespace ionflow::result_format {
+
+namespace {
+
+bool ends_with_ci(std::string_view text, std::string_view suffix) {
+  if (suffix.size() > text.size()) return false;
+  auto tail = text.substr(text.size() - suffix.size());
+  for (std::size_t i = 0; i < suffix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(tail[i])) !=
+        std::tolower(static_cast<unsigned char>(suffix[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view drop_compression_suffix(std::string_view path) {
+  for (std::string_view suffix : {".gz", ".zst", ".bz2", ".xz"}) {
+    if (ends_with_ci(path, suffix)) return path.substr(0, path.size() - suffix.size());
+  }
+  return path;
+}
+
+std::string_view drop_data_suffix(std::string_view path) {
+  for (std::string_view suffix :
+       {".mzML", ".mgf", ".mzXML", ".mzid", ".pep.xml", ".pepXML", ".xml", ".raw", ".d"}) {
+    if (ends_with_ci(path, suffix)) return path.substr(0, path.size() - suffix.size());
+  }
+  return path;
+}
+
+void append_delta(std::string& out, double delta) {
+  char text[64];
+  if (delta >= 0) out.push_back('+');
+  auto r = std::to_chars(text, text + sizeof text, delta, std::chars_format::fixed, 4);
+  out.append(text, r.ptr);
+}
+
+// Builds a ProForma-like string; `unimod` chooses "UNIMOD:n" tags when known.
+std::string build_modified(const Psm& psm, bool unimod) {
+  const int length = static_cast<int>(psm.sequence.size());
+  auto tag = [&](const AppliedModification& mod) {
+    std::string t = "[";
+    if (unimod && mod.unimod_accession > 0) {
+      t += "UNIMOD:" + std::to_string(mod.unimod_accession);
+    } else {
+      append_delta(t, mod.mass_delta_da);
+    }
+    t += ']';
+    return t;
+  };
+  std::string out;
+  for (const auto& mod : psm.modifications) {
+    if (mod.position < 0) out += tag(mod);
+  }
+  if (!out.empty()) out += '-';
+  for (int i = 0; i < length; ++i) {
+    out += psm.sequence[static_cast<std::size_t>(i)];
+    for (const auto& mod : psm.modifications) {
+      if (mod.position == i) out += tag(mod);
+    }
+  }
+  std::string c_term;
+  for (const auto& mod : psm.modifications) {
+    if (mod.position >= length) c_term += tag(mod);
+  }
+  if (!c_term.empty()) out += '-' + c_term;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::size_t> ordered_indices(const std::vector<Psm>& psms) {
+  std::vector<std::size_t> order(psms.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  auto less = [&](std::size_t a, std::size_t b) {
+    const Psm& x = psms[a];
+    const Psm& y = psms[b];
+    if (x.file_index != y.file_index) return x.file_index < y.file_index;
+    if (x.spectrum_index != y.spectrum_index) return x.spectrum_index < y.spectrum_index;
+    return x.rank < y.rank;
+  };
+  if (!std::is_sorted(order.begin(), order.end(), less)) {
+    std::stable_sort(order.begin(), order.end(), less);
+  }
+  return order;
+}
+
+const SearchParameters& parameters(const ResultContext& context) {
+  static const SearchParameters kDefaults;
+  return context.params != nullptr ? *context.params : kDefaults;
+}
+
+std::string creation_time(const ResultContext& context) {
+  if (!context.creation_time.empty()) return context.creation_time;
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string join_ints(const std::vector<int>& values, char separator) {
+  std::string text;
+  for (int value : values) {
+    if (!text.empty()) text.push_back(separator);
+    text.append(std::to_string(value));
+  }
+  return text;
+}
+
+std::string_view spectra_path(const ResultContext& context, uint32_t file_index) {
+  if (file_index >= context.spectra_paths.size()) return {};
+  return context.spectra_paths[file_index];
+}
+
+std::string_view file_name(std::string_view path) {
+  auto slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string file_stem(std::string_view path) {
+  return std::string(drop_data_suffix(drop_compression_suffix(file_name(path))));
+}
+
+std::string path_without_extensions(std::string_view path) {
+  return std::string(drop_data_suffix(drop_compression_suffix(path)));
+}
+
+bool is_mgf(std::string_view path) {
+  return ends_with_ci(drop_compression_suffix(path), ".mgf");
+}
+
+std::string spectrum_id(const Psm& psm, bool mgf) {
+  if (mgf || psm.native_id.empty()) return "index=" + std::to_string(psm.spectrum_index);
+  return psm.native_id;
+}
+
+std::string native_id_or_index(const Psm& psm) {
+  if (!psm.native_id.empty()) return psm.native_id;
+  return "index=" + std::to_string(psm.spectrum_index);
+}
+
+uint64_t scan_number(const Psm& psm) {
+  return psm.scan >= 0 ? static_cast<uint64_t>(psm.scan) : psm.spectrum_index + 1;
+}
+
+std::string proforma(const Psm& psm) {
+  if (!psm.proforma.empty()) return psm.proforma;
+  return build_modified(psm, /*unimod=*/true);
+}
+
+std::string mass_delta_sequence(const Psm& psm) {
+  return build_modified(psm, /*unimod=*/false);
+}
+
+EnzymaticEnds enzymatic_ends(const Psm& psm, const PeptideEvidence& evidence,
+                             const EnzymeParameters& enzyme) {
+  EnzymaticEnds ends;
+  if (enzyme.cleave_at.empty() || psm.sequence.empty()) return ends;
+  auto sites = [&](char c) { return enzyme.cleave_at.find(c) != std::string::npos; };
+  auto blocks = [&](char c) { return enzyme.restrict.find(c) != std::string::npos; };
+  const char first = psm.sequence.front();
+  const char last = psm.sequence.back();
+  const bool protein_n = evidence.pre == '-' || (evidence.start == 1 && evidence.pre == 'M');
+  const bool protein_c = evidence.post == '-';
+  if (enzyme.c_terminal) {
+    // Cleaves after a site residue unless the next residue is restricted (trypsin: K/R not P).
+    ends.n_terminal = protein_n || (sites(evidence.pre) && !blocks(first));
+    ends.c_terminal = protein_c || (sites(last) && !blocks(evidence.post));
+  } else {
+    // Cleaves before a site residue unless the previous residue is restricted (Lys-N, Asp-N).
+    ends.n_terminal = protein_n || (sites(first) && !blocks(evidence.pre));
+    ends.c_terminal = protein_c || (sites(evidence.post) && !blocks(last));
+  }
+  return ends;
+}
+
+}  // namespace ionflow::result_format

@@ -1,0 +1,69 @@
+// Helpers shared by the result writers (results.tsv, .pin, mzIdentML, pepXML): PSM order,
+// spectrum identifiers, file names, modified-peptide strings and enzymatic termini.
+//
+// Internal to io/ (the writers); stateless functions, thread-safe. None of them throws except
+// std::bad_alloc.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/result_writer.hpp"
+#include "scoring/psm.hpp"
+#include "scoring/search_parameters.hpp"
+
+namespace ionflow::result_format {
+
+// Indices into `psms` in the writers' order (file_index, spectrum_index, rank). Identity when
+// the vector is already in that order (the contract); a stable sort otherwise.
+std::vector<std::size_t> ordered_indices(const std::vector<Psm>& psms);
+
+// `context.params`, or a default SearchParameters when it is null.
+const SearchParameters& parameters(const ResultContext& context);
+
+// `context.creation_time`, or the current UTC time as "YYYY-MM-DDThh:mm:ssZ" (xs:dateTime).
+std::string creation_time(const ResultContext& context);
+
+// "0,1" from {0, 1}.
+std::string join_ints(const std::vector<int>& values, char separator);
+
+// The spectra path of `file_index`, or "" when the context has no such entry.
+std::string_view spectra_path(const ResultContext& context, uint32_t file_index);
+// "dir/BSA1.mzML.gz" -> "BSA1.mzML.gz".
+std::string_view file_name(std::string_view path);
+// "dir/BSA1.mzML.gz" -> "BSA1" (drops .gz/.zst/.bz2/.xz, then .mzML/.mgf/.mzXML/.mzid...).
+std::string file_stem(std::string_view path);
+// "dir/BSA1.mzML.gz" -> "dir/BSA1" (the pepXML base_name: full path without extensions).
+std::string path_without_extensions(std::string_view path);
+// Whether the path names an MGF file (".mgf", case-insensitive, before a compression suffix).
+bool is_mgf(std::string_view path);
+
+// The spectrum's identifier in its file: the native id for mzML; for MGF "index=N" with N the
+// 0-based spectrum position (PSI-MS MS:1000774 "multiple peak list nativeID format").
+std::string spectrum_id(const Psm& psm, bool mgf);
+// The native id when there is one, else "index=N" (results.tsv scannr).
+std::string native_id_or_index(const Psm& psm);
+// A scan number for formats that need an integer: Psm::scan when known, else spectrum_index + 1.
+uint64_t scan_number(const Psm& psm);
+
+// The PSM's ProForma string; built from sequence + modifications (UNIMOD:n, or +mass) when
+// Psm::proforma is empty.
+std::string proforma(const Psm& psm);
+// ProForma with mass deltas, 4 decimals: "[+42.0106]-M[+15.9949]EK". Used by the .pin Peptide
+// column (the form Comet/MSFragger pins carry and mokapot/Percolator treat as opaque).
+std::string mass_delta_sequence(const Psm& psm);
+
+// Whether the peptide's N-terminal and C-terminal cleavages agree with the enzyme, from the
+// flanking residues of `evidence` (Percolator's enzN / enzC features). A protein terminus ('-')
+// counts as specific; so does an N-terminus after the protein's initial methionine. An enzyme
+// without cleavage sites (cleave_at empty) is specific everywhere.
+struct EnzymaticEnds {
+  bool n_terminal = true;
+  bool c_terminal = true;
+};
+EnzymaticEnds enzymatic_ends(const Psm& psm, const PeptideEvidence& evidence,
+                             const EnzymeParameters& enzyme);
+
+}  // namespace ionflow::result_format

@@ -3,8 +3,12 @@
 // Uncompressed input passes through unchanged. Multi-member gzip and multi-frame zstd are read
 // to the end.
 //
-// Contract: feed() blocks in file order, then finish(). Throws ParseError (file name, byte offset
-// of the compressed input) on corrupt or truncated data. Not thread-safe; one per file.
+// Contract: feed() blocks of any size (also empty, also shorter than the 4 magic bytes) in file
+// order, then finish(). Output is appended to the caller's string as soon as it is decoded.
+// Throws ParseError (file name, byte offset of the compressed input where the problem was found,
+// line 0) on corrupt or truncated data. After a throw the object is unusable. Not thread-safe; one
+// per file. Trailing zero bytes after the last gzip member (tape/block padding) are ignored, as
+// gzip(1) does; any other trailing bytes must form another member or frame.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +20,8 @@ namespace ionflow {
 
 enum class Compression { kNone, kGzip, kZstd };
 
-// Detects compression from the first bytes (at least 4 are needed to tell zstd).
+// Detects compression from the first bytes (at least 4 are needed to tell zstd). A `head` shorter
+// than the magic it starts with gives kNone; Decompressor::feed() instead waits for more bytes.
 Compression detect_compression(std::string_view head);
 
 class Decompressor {
@@ -28,9 +33,15 @@ class Decompressor {
 
   // Decompresses `block`, appending the output to `out`. The first call detects the format.
   void feed(std::string_view block, std::string& out);
-  // Throws ParseError if a compressed stream ended early.
+  // Signals end of input. Throws ParseError if a compressed stream ended early. An input shorter
+  // than 4 bytes that began like a magic number is still undecided at this point: finish(out)
+  // passes it through; finish() throws ParseError rather than dropping those bytes.
+  void finish(std::string& out);
   void finish();
+  // The detected format; kNone until the first bytes have been seen.
   Compression compression() const;
+  // Compressed bytes consumed so far.
+  uint64_t compressed_bytes() const;
 
  private:
   struct Impl;

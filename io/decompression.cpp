@@ -1,0 +1,240 @@
+// Streaming gzip (zlib inflate) and zstd (ZSTD_decompressStream) decoding; see decompression.hpp.
+#include "io/decompression.hpp"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "io/parse_error.hpp"
+
+namespace ionflow {
+
+namespace {
+
+constexpr unsigned char kGzipMagic[] = {0x1f, 0x8b};              // RFC 1952 section 2.3.1
+constexpr unsigned char kZstdMagic[] = {0x28, 0xb5, 0x2f, 0xfd};  // RFC 8878 section 3.1.1
+
+// Output is decoded straight into the caller's string; it grows by at least this much at a time.
+constexpr size_t kMinOutputChunk = 64 * 1024;
+
+bool starts_with(std::string_view s, const unsigned char* magic, size_t n) {
+  return s.size() >= n && std::memcmp(s.data(), magic, n) == 0;
+}
+
+// True while `s` is still a proper prefix of `magic` (more bytes are needed to decide).
+bool is_proper_prefix(std::string_view s, const unsigned char* magic, size_t n) {
+  return s.size() < n && std::memcmp(s.data(), magic, s.size()) == 0;
+}
+
+// Makes at least `want` bytes of writable room after out[used..].
+char* room(std::string& out, size_t used, size_t want) {
+  if (out.size() < used + want) out.resize(used + want);
+  return out.data() + used;
+}
+
+}  // namespace
+
+Compression detect_compression(std::string_view head) {
+  if (starts_with(head, kGzipMagic, sizeof kGzipMagic)) return Compression::kGzip;
+  if (starts_with(head, kZstdMagic, sizeof kZstdMagic)) return Compression::kZstd;
+  return Compression::kNone;
+}
+
+struct Decompressor::Impl {
+  enum class GzipState { kInMember, kBetweenMembers, kPadding };
+
+  std::string file_name;
+  bool decided = false;
+  Compression compression = Compression::kNone;
+  std::string head;       // first bytes, kept until the format is decided
+  uint64_t consumed = 0;  // compressed bytes consumed before the current call
+
+  z_stream zs{};
+  bool zs_ready = false;
+  GzipState gzip_state = GzipState::kInMember;
+
+  ZSTD_DStream* zds = nullptr;
+  size_t zstd_hint = 0;  // last ZSTD_decompressStream result: 0 = at a frame boundary
+  bool zstd_output_full = false;
+
+  explicit Impl(std::string name) : file_name(std::move(name)) {}
+  ~Impl() {
+    if (zs_ready) inflateEnd(&zs);
+    if (zds != nullptr) ZSTD_freeDStream(zds);
+  }
+
+  [[noreturn]] void fail(uint64_t offset, const std::string& what) const {
+    throw ParseError(file_name, offset, 0, what);
+  }
+
+  void start(Compression c) {
+    decided = true;
+    compression = c;
+    if (c == Compression::kGzip) {
+      // windowBits 16 + 15: gzip wrapper only, 32 KiB window (zlib.h, inflateInit2).
+      if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) throw std::bad_alloc();
+      zs_ready = true;
+    } else if (c == Compression::kZstd) {
+      zds = ZSTD_createDStream();
+      if (zds == nullptr) throw std::bad_alloc();
+      ZSTD_initDStream(zds);
+      zstd_hint = 1;  // inside a frame until the decoder says otherwise
+    }
+  }
+
+  void decode(std::string_view in, std::string& out) {
+    switch (compression) {
+      case Compression::kNone:
+        out.append(in);
+        break;
+      case Compression::kGzip:
+        inflate_block(in, out);
+        break;
+      case Compression::kZstd:
+        zstd_block(in, out);
+        break;
+    }
+    consumed += in.size();
+  }
+
+  void inflate_block(std::string_view in, std::string& out) {
+    size_t pos = 0;
+    size_t used = out.size();
+    bool output_full = false;  // inflate may hold decoded bytes after consuming all input
+    while (pos < in.size() || output_full) {
+      if (gzip_state == GzipState::kPadding) {
+        for (; pos < in.size(); ++pos) {
+          if (in[pos] != '\0') fail(consumed + pos, "unexpected bytes after the last gzip member");
+        }
+        break;
+      }
+      if (gzip_state == GzipState::kBetweenMembers) {
+        if (in[pos] == '\0') {
+          gzip_state = GzipState::kPadding;
+          continue;
+        }
+        if (static_cast<unsigned char>(in[pos]) != kGzipMagic[0]) {
+          fail(consumed + pos, "unexpected bytes after the last gzip member");
+        }
+        inflateReset(&zs);  // the next member (RFC 1952 section 2.2: members are concatenated)
+        gzip_state = GzipState::kInMember;
+      }
+      size_t want = std::max(kMinOutputChunk, 4 * (in.size() - pos));
+      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + pos));
+      zs.avail_in = static_cast<uInt>(std::min<size_t>(in.size() - pos, 1u << 30));
+      zs.next_out = reinterpret_cast<Bytef*>(room(out, used, want));
+      zs.avail_out = static_cast<uInt>(want);
+      size_t in_before = zs.avail_in;
+      int rc = inflate(&zs, Z_NO_FLUSH);
+      pos += in_before - zs.avail_in;
+      used += want - zs.avail_out;
+      output_full = zs.avail_out == 0;
+      if (rc == Z_STREAM_END) {
+        gzip_state = GzipState::kBetweenMembers;
+        output_full = false;
+      } else if (rc == Z_MEM_ERROR) {
+        throw std::bad_alloc();
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        fail(consumed + pos,
+             std::string("corrupt gzip data: ") +
+                 (zs.msg != nullptr ? zs.msg : "inflate error " + std::to_string(rc)));
+      }
+    }
+    out.resize(used);
+  }
+
+  void zstd_block(std::string_view in, std::string& out) {
+    ZSTD_inBuffer input{in.data(), in.size(), 0};
+    size_t used = out.size();
+    // Called with no input only to drain output the decoder still holds; at a frame boundary
+    // an empty call would instead report "more input needed" for a next frame.
+    if (in.empty() && !zstd_output_full) return;
+    for (;;) {
+      size_t want = std::max({kMinOutputChunk, ZSTD_DStreamOutSize(), 4 * (in.size() - input.pos)});
+      ZSTD_outBuffer output{room(out, used, want), want, 0};
+      size_t rc = ZSTD_decompressStream(zds, &output, &input);
+      used += output.pos;
+      if (ZSTD_isError(rc)) {
+        out.resize(used);
+        fail(consumed + input.pos, std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc));
+      }
+      zstd_hint = rc;
+      zstd_output_full = output.pos == output.size;
+      // Done when all input is consumed and the decoder did not fill the output (nothing left
+      // buffered inside it).
+      if (input.pos == input.size && !zstd_output_full) break;
+    }
+    out.resize(used);
+  }
+
+  void end() {
+    if (compression == Compression::kGzip && gzip_state == GzipState::kInMember) {
+      fail(consumed, "truncated gzip data: the stream ends inside a member");
+    }
+    if (compression == Compression::kZstd && zstd_hint != 0) {
+      fail(consumed, "truncated zstd data: the stream ends inside a frame");
+    }
+  }
+};
+
+Decompressor::Decompressor(std::string file_name)
+    : impl_(std::make_unique<Impl>(std::move(file_name))) {}
+
+Decompressor::~Decompressor() = default;
+
+void Decompressor::feed(std::string_view block, std::string& out) {
+  Impl& d = *impl_;
+  if (d.decided) {
+    d.decode(block, out);
+    return;
+  }
+  // Undecided: look at the bytes kept so far plus this block.
+  d.head.append(block.substr(0, sizeof kZstdMagic));
+  std::string_view head = d.head;
+  if (is_proper_prefix(head, kGzipMagic, sizeof kGzipMagic) ||
+      is_proper_prefix(head, kZstdMagic, sizeof kZstdMagic)) {
+    // Still ambiguous: the whole block went into head (it was shorter than the magic).
+    return;
+  }
+  d.start(detect_compression(head));
+  // head holds the previous bytes plus up to 4 of this block; decode the previous bytes, then
+  // the block itself.
+  size_t from_block = std::min(block.size(), sizeof kZstdMagic);
+  std::string kept = std::move(d.head);
+  kept.resize(kept.size() - from_block);
+  d.decode(kept, out);
+  d.decode(block, out);
+}
+
+void Decompressor::finish(std::string& out) {
+  Impl& d = *impl_;
+  if (!d.decided) {
+    std::string kept = std::move(d.head);
+    d.start(Compression::kNone);
+    d.decode(kept, out);
+  }
+  d.end();
+}
+
+void Decompressor::finish() {
+  Impl& d = *impl_;
+  if (!d.decided && !d.head.empty()) {
+    d.fail(0, "input of " + std::to_string(d.head.size()) +
+                  " bytes is too short to tell its compression; use finish(out)");
+  }
+  std::string none;
+  finish(none);
+}
+
+Compression Decompressor::compression() const {
+  return impl_->compression;
+}
+
+uint64_t Decompressor::compressed_bytes() const {
+  return impl_->consumed;
+}
+
+}  // namespace ionflow

@@ -1,0 +1,266 @@
+// Decompressor: format detection from the first bytes, streaming gzip and zstd in blocks of any
+// size, multi-member/multi-frame input, and ParseError on corrupt or truncated data.
+#include "io/decompression.hpp"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "io/mgf_reader.hpp"
+#include "io/parse_error.hpp"
+
+namespace ionflow {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << path;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string mgf_excerpt() {
+  return read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf");
+}
+
+// One gzip member (RFC 1952) made with zlib's deflate.
+std::string gzip(std::string_view data, int level = 6) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, data.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+// One zstd frame (RFC 8878).
+std::string zstd(std::string_view data, int level = 3) {
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  size_t n = ZSTD_compress(out.data(), out.size(), data.data(), data.size(), level);
+  EXPECT_FALSE(ZSTD_isError(n));
+  out.resize(n);
+  return out;
+}
+
+// Decodes `in` fed in blocks of `block` bytes.
+std::string decode(std::string_view in, size_t block, Compression* detected = nullptr) {
+  Decompressor d("in.dat");
+  std::string out;
+  for (size_t i = 0; i < in.size(); i += block) d.feed(in.substr(i, block), out);
+  d.finish(out);
+  if (detected != nullptr) *detected = d.compression();
+  return out;
+}
+
+std::string decode_split(std::string_view in, size_t cut) {
+  Decompressor d("in.dat");
+  std::string out;
+  d.feed(in.substr(0, cut), out);
+  d.feed(in.substr(cut), out);
+  d.finish(out);
+  return out;
+}
+
+TEST(Decompression, DetectsFromMagicBytes) {
+  EXPECT_EQ(detect_compression("\x1f\x8b\x08"), Compression::kGzip);
+  EXPECT_EQ(detect_compression(std::string_view("\x28\xb5\x2f\xfd\x00", 5)), Compression::kZstd);
+  EXPECT_EQ(detect_compression("BEGIN IONS"), Compression::kNone);
+  EXPECT_EQ(detect_compression("<?xml"), Compression::kNone);
+  EXPECT_EQ(detect_compression(""), Compression::kNone);
+  EXPECT_EQ(detect_compression("\x28\xb5\x2f"), Compression::kNone);  // too short to tell
+  EXPECT_EQ(detect_compression(gzip("x")), Compression::kGzip);
+  EXPECT_EQ(detect_compression(zstd("x")), Compression::kZstd);
+}
+
+TEST(Decompression, GzipRoundTripInBlocksOfAnySize) {
+  std::string mgf = mgf_excerpt();
+  std::string gz = gzip(mgf);
+  for (size_t block : {size_t{1}, size_t{2}, size_t{3}, size_t{5}, size_t{4096}, gz.size()}) {
+    Compression c = Compression::kNone;
+    EXPECT_EQ(decode(gz, block, &c), mgf) << "block " << block;
+    EXPECT_EQ(c, Compression::kGzip);
+  }
+}
+
+TEST(Decompression, ZstdRoundTripInBlocksOfAnySize) {
+  std::string mgf = mgf_excerpt();
+  std::string zst = zstd(mgf, 19);
+  for (size_t block : {size_t{1}, size_t{2}, size_t{3}, size_t{5}, size_t{4096}, zst.size()}) {
+    Compression c = Compression::kNone;
+    EXPECT_EQ(decode(zst, block, &c), mgf) << "block " << block;
+    EXPECT_EQ(c, Compression::kZstd);
+  }
+}
+
+TEST(Decompression, SplitInTwoAtEveryBytePosition) {
+  std::string text = "BEGIN IONS\nPEPMASS=500.25\n100.5 10\nEND IONS\n";
+  for (const std::string& packed : {gzip(text), zstd(text), text}) {
+    for (size_t cut = 0; cut <= packed.size(); ++cut) {
+      EXPECT_EQ(decode_split(packed, cut), text) << "cut " << cut;
+    }
+  }
+}
+
+TEST(Decompression, HighlyCompressibleInputGrowsTheOutput) {
+  std::string zeros(5'000'000, 'A');
+  EXPECT_EQ(decode(gzip(zeros, 9), 1 << 20), zeros);
+  EXPECT_EQ(decode(zstd(zeros, 19), 1 << 20), zeros);
+}
+
+TEST(Decompression, MultiMemberGzipAndMultiFrameZstd) {
+  std::string a = "first part\n";
+  std::string b = "second part\n";
+  std::string c = "third part\n";
+  std::string gz = gzip(a) + gzip(b) + gzip(c);
+  std::string zst = zstd(a) + zstd(b) + zstd(c);
+  for (size_t block : {size_t{1}, size_t{7}, size_t{1000}}) {
+    EXPECT_EQ(decode(gz, block), a + b + c);
+    EXPECT_EQ(decode(zst, block), a + b + c);
+  }
+  // Zero padding after the last member is ignored, as by gzip(1).
+  EXPECT_EQ(decode(gz + std::string(512, '\0'), 100), a + b + c);
+}
+
+TEST(Decompression, PlainInputPassesThrough) {
+  std::string mgf = mgf_excerpt();
+  Compression c = Compression::kGzip;
+  EXPECT_EQ(decode(mgf, 1, &c), mgf);
+  EXPECT_EQ(c, Compression::kNone);
+  EXPECT_EQ(decode("", 1), "");
+  // Shorter than the magic numbers, starting like them: kept until finish(out).
+  EXPECT_EQ(decode("(", 1), "(");
+  EXPECT_EQ(decode("\x1f", 1), "\x1f");
+  EXPECT_EQ(decode("(\xb5/", 1), "(\xb5/");
+  EXPECT_EQ(decode("ab", 1), "ab");
+}
+
+TEST(Decompression, FinishWithoutOutputRefusesToDropUndecidedBytes) {
+  Decompressor d("short.mgf");
+  std::string out;
+  d.feed("(", out);
+  EXPECT_EQ(out, "");
+  EXPECT_THROW(d.finish(), ParseError);
+
+  Decompressor plain("plain.mgf");
+  plain.feed("BEGIN", out);
+  EXPECT_EQ(out, "BEGIN");
+  EXPECT_NO_THROW(plain.finish());
+}
+
+TEST(Decompression, CommittedGzipFileDecodesToTheExcerpt) {
+  std::string gz = read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf.gz");
+  EXPECT_EQ(decode(gz, 1000), mgf_excerpt());
+}
+
+// The same MGF plain, gzip and zstd gives the same spectra.
+TEST(Decompression, CompressedMgfParsesIdentically) {
+  std::string mgf = mgf_excerpt();
+  auto spectra_of = [](std::string_view file_bytes) {
+    Decompressor d("x");
+    auto reader = make_mgf_reader("x", 0);
+    std::vector<RawSpectrum> spectra;
+    std::string text;
+    for (size_t i = 0; i < file_bytes.size(); i += 777) {
+      text.clear();
+      d.feed(file_bytes.substr(i, 777), text);
+      reader->feed(text, spectra);
+    }
+    text.clear();
+    d.finish(text);
+    reader->feed(text, spectra);
+    reader->finish(spectra);
+    return spectra;
+  };
+  std::vector<RawSpectrum> plain = spectra_of(mgf);
+  ASSERT_EQ(plain.size(), 5u);
+  for (const std::string& packed : {gzip(mgf), zstd(mgf)}) {
+    std::vector<RawSpectrum> other = spectra_of(packed);
+    ASSERT_EQ(other.size(), plain.size());
+    for (size_t i = 0; i < plain.size(); ++i) {
+      EXPECT_EQ(other[i].native_id, plain[i].native_id);
+      EXPECT_EQ(other[i].precursor_mz, plain[i].precursor_mz);
+      EXPECT_EQ(other[i].mz, plain[i].mz);
+      EXPECT_EQ(other[i].intensity, plain[i].intensity);
+    }
+  }
+}
+
+// Expects ParseError from decoding `in` (fed in 1000-byte blocks) naming the file.
+ParseError decode_error(std::string_view in, const std::string& file = "run1.mgf.gz") {
+  Decompressor d(file);
+  std::string out;
+  try {
+    for (size_t i = 0; i < in.size(); i += 1000) d.feed(in.substr(i, 1000), out);
+    d.finish(out);
+  } catch (const ParseError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no ParseError";
+  return ParseError(file, 0, 0, "none");
+}
+
+TEST(Decompression, CorruptGzipNamesFileAndOffset) {
+  std::string gz = gzip(mgf_excerpt());
+  gz[gz.size() / 2] ^= 0x55;
+  gz[gz.size() / 2 + 1] ^= 0x55;
+  ParseError e = decode_error(gz);
+  EXPECT_EQ(e.file(), "run1.mgf.gz");
+  EXPECT_EQ(e.line(), 0u);
+  EXPECT_GT(e.byte_offset(), 10u);
+  EXPECT_LE(e.byte_offset(), gz.size());
+  EXPECT_NE(std::string(e.what()).find("run1.mgf.gz: (byte "), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("gzip"), std::string::npos) << e.what();
+
+  // A bad header: compression method 9 instead of 8 (deflate) at byte 2; zlib reads method and
+  // flags (bytes 2-3) before it checks.
+  std::string bad_method = gzip("abc");
+  bad_method[2] = 9;
+  EXPECT_EQ(decode_error(bad_method).byte_offset(), 4u);
+
+  // Corrupt CRC-32 in the trailer (RFC 1952 section 2.3.1).
+  std::string bad_crc = gzip("abc");
+  bad_crc[bad_crc.size() - 6] ^= 1;
+  EXPECT_NE(std::string(decode_error(bad_crc).what()).find("incorrect data check"),
+            std::string::npos);
+
+  // Non-zero bytes after the last member.
+  EXPECT_NE(std::string(decode_error(gzip("abc") + "junk").what()).find("after the last gzip"),
+            std::string::npos);
+}
+
+TEST(Decompression, TruncatedGzipAndZstdThrowAtFinish) {
+  std::string mgf = mgf_excerpt();
+  std::string gz = gzip(mgf);
+  ParseError e = decode_error(std::string_view(gz).substr(0, gz.size() - 20));
+  EXPECT_EQ(e.byte_offset(), gz.size() - 20);
+  EXPECT_NE(std::string(e.what()).find("truncated gzip"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(decode_error(std::string_view(gz).substr(0, 2)).what()).find("truncated"),
+            std::string::npos);
+
+  std::string zst = zstd(mgf);
+  ParseError z = decode_error(std::string_view(zst).substr(0, zst.size() / 2), "run1.mgf.zst");
+  EXPECT_EQ(z.file(), "run1.mgf.zst");
+  EXPECT_EQ(z.byte_offset(), zst.size() / 2);
+  EXPECT_NE(std::string(z.what()).find("truncated zstd"), std::string::npos) << z.what();
+}
+
+TEST(Decompression, CorruptZstdNamesFile) {
+  std::string zst = zstd(mgf_excerpt());
+  for (size_t i = 20; i < 60; ++i) zst[i] = static_cast<char>(0xff);
+  ParseError e = decode_error(zst, "run2.zst");
+  EXPECT_EQ(e.file(), "run2.zst");
+  EXPECT_NE(std::string(e.what()).find("corrupt zstd"), std::string::npos) << e.what();
+  // Trailing garbage after the frame is not another frame.
+  ParseError tail = decode_error(zstd("abc") + "garbage!", "run3.zst");
+  EXPECT_NE(std::string(tail.what()).find("zstd"), std::string::npos) << tail.what();
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -1,5 +1,35 @@
 // MGF (Mascot generic format) reader, line-oriented, from byte blocks. See spectrum_reader.hpp
-// for the block contract.
+// for the block contract. Format source: Matrix Science, "Mascot generic format (MGF)" in the
+// Mascot help ("Data file format"), as written by msconvert, OpenMS and Mascot Distiller.
+//
+// Rules:
+// - A spectrum is the lines between BEGIN IONS and END IONS (case-insensitive). Every field is
+//   reset at BEGIN IONS. Lines are trimmed; CRLF and LF both work; blank lines and comment lines
+//   (first character '#', ';', '!' or '/') are ignored everywhere.
+// - Parameters are KEY=value, split at the first '=' (keys case-insensitive). TITLE → native_id.
+//   PEPMASS=m/z [intensity] → precursor_mz (Th), precursor_intensity (0 when absent).
+//   CHARGE=2+ | 2 | +2 | 3- | "2+ and 3+" | "2+,3+" → precursor_charges, one entry per charge in
+//   file order (a negative-mode charge is stored negative; 0 means unknown); no CHARGE → the
+//   file-level CHARGE, else empty (unknown). RTINSECONDS → rt_seconds; for a range "a-b" or a
+//   list "a,b" the first value (start) is taken. SCANS → scan; a range or list takes the first;
+//   without SCANS, a "scan=N" inside TITLE (msconvert titles) gives the scan. Other keys ignored.
+// - File-level parameters are the KEY=value lines before the first BEGIN IONS; only CHARGE (the
+//   default charge) matters to the reader. A header line that is neither a parameter, a comment
+//   nor a marker means the file is not MGF: ParseError.
+// - Peak lines: "m/z intensity" separated by spaces or tabs, numbers in decimal or exponent
+//   notation (1.5e3); a third column (fragment charge, annotation) is ignored; a line with only an
+//   m/z gets intensity 1 (the format makes the intensity optional; equal intensities favour no
+//   peak). Comment lines inside a block are accepted too, though Mascot allows them only outside.
+// - Malformed spectra are skipped, not emitted, and counted in stats().skipped under a reason:
+//   "bad peak line", "bad PEPMASS", "bad CHARGE", "bad RTINSECONDS", "bad SCANS",
+//   "missing PEPMASS", "no peaks", "nested BEGIN IONS (END IONS missing)" (the open spectrum is
+//   dropped, the new one is read), "END IONS without BEGIN IONS", "lines outside BEGIN IONS/END
+//   IONS" (content after an END IONS that is not followed by END IONS) and "truncated at end of
+//   file" (EOF inside a block: the partial spectrum is dropped, no ParseError). Invariant:
+//   spectra_seen == spectra_emitted + sum of skipped.
+// - ParseError (file, byte offset, line) only for input that is not MGF at all: a bad header
+//   line, a bad file-level CHARGE, or a line longer than 16 MiB.
+// Every spectrum has ms_level 2 and an empty activation (MGF does not state them).
 #pragma once
 
 #include <cstdint>

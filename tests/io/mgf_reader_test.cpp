@@ -1,0 +1,314 @@
+// MGF reader: known values of a real excerpt and every edge case of the format rules in
+// io/mgf_reader.hpp.
+#include "io/mgf_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <numeric>
+
+namespace ionflow {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << path;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+struct Parsed {
+  std::vector<RawSpectrum> spectra;
+  ReadStats stats;
+};
+
+Parsed parse(std::string_view text, uint32_t file_index = 0) {
+  auto reader = make_mgf_reader("test.mgf", file_index);
+  Parsed p;
+  reader->feed(text, p.spectra);
+  reader->finish(p.spectra);
+  p.stats = reader->stats();
+  return p;
+}
+
+uint64_t skipped_total(const ReadStats& s) {
+  uint64_t n = 0;
+  for (const auto& [reason, count] : s.skipped) n += count;
+  return n;
+}
+
+// A minimal valid block with the given extra lines.
+std::string block(const std::string& lines) {
+  return "BEGIN IONS\nPEPMASS=500.25\n" + lines + "100.5 10\nEND IONS\n";
+}
+
+// Ecoli_MS2_small.mzML (openms-doc) first 5 spectra converted to MGF; the expected values are the
+// mzML's own: scan numbers, "scan start time", "selected ion m/z", "charge state", array lengths
+// (defaultArrayLength) and, for scan 11461, the userParams "lowest observed m/z" 175.288360595703,
+// "base peak m/z" 582.263671875 and "base peak intensity" 1094.31640625.
+TEST(MgfReader, RealExcerptKnownValues) {
+  Parsed p = parse(read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf"), 3);
+  ASSERT_EQ(p.spectra.size(), 5u);
+  EXPECT_EQ(p.stats.spectra_seen, 5u);
+  EXPECT_EQ(p.stats.spectra_emitted, 5u);
+  EXPECT_TRUE(p.stats.skipped.empty());
+
+  const RawSpectrum& s0 = p.spectra[0];
+  EXPECT_EQ(s0.file_index, 3u);
+  EXPECT_EQ(s0.spectrum_index, 0u);
+  EXPECT_EQ(s0.native_id, "controllerType=0 controllerNumber=1 scan=11461");
+  EXPECT_EQ(s0.scan, 11461);
+  EXPECT_EQ(s0.ms_level, 2);
+  EXPECT_DOUBLE_EQ(s0.rt_seconds, 5000.0916);
+  EXPECT_NEAR(s0.precursor_mz, 617.318542480469, 1e-9);
+  EXPECT_EQ(s0.precursor_charges, std::vector<int>{2});
+  EXPECT_EQ(s0.precursor_intensity, 0.0);
+  EXPECT_TRUE(s0.activation.empty());
+  ASSERT_EQ(s0.mz.size(), 260u);
+  ASSERT_EQ(s0.intensity.size(), 260u);
+  EXPECT_NEAR(s0.mz.front(), 175.288360595703, 1e-9);
+  EXPECT_NEAR(s0.mz.back(), 1175.233642578125, 1e-9);
+  auto base = std::max_element(s0.intensity.begin(), s0.intensity.end());
+  EXPECT_FLOAT_EQ(*base, 1094.31640625f);
+  EXPECT_NEAR(s0.mz[base - s0.intensity.begin()], 582.263671875, 1e-9);
+  // "total ion current" 8986.03515625 in the mzML.
+  double tic = std::accumulate(s0.intensity.begin(), s0.intensity.end(), 0.0);
+  EXPECT_NEAR(tic, 8986.03515625, 1e-2);
+
+  EXPECT_EQ(p.spectra[1].scan, 11462);
+  EXPECT_EQ(p.spectra[1].precursor_charges, std::vector<int>{3});
+  EXPECT_EQ(p.spectra[1].mz.size(), 441u);
+  EXPECT_EQ(p.spectra[2].precursor_charges, std::vector<int>{4});
+  EXPECT_EQ(p.spectra[2].mz.size(), 173u);
+  EXPECT_NEAR(p.spectra[2].precursor_mz, 565.770080566406, 1e-9);
+  EXPECT_EQ(p.spectra[3].mz.size(), 264u);
+  EXPECT_EQ(p.spectra[4].scan, 11466);
+  EXPECT_EQ(p.spectra[4].spectrum_index, 4u);
+  EXPECT_DOUBLE_EQ(p.spectra[4].rt_seconds, 5002.0174);
+  EXPECT_EQ(p.spectra[4].mz.size(), 366u);
+  EXPECT_FLOAT_EQ(p.spectra[4].intensity.front(), 208.0791778564453f);
+}
+
+TEST(MgfReader, ChargeNotations) {
+  const std::pair<const char*, std::vector<int>> cases[] = {
+      {"2+", {2}},
+      {"2", {2}},
+      {"+2", {2}},
+      {"3-", {-3}},
+      {"2+ and 3+", {2, 3}},
+      {"2+,3+", {2, 3}},
+      {"2+, 3+ AND 4+", {2, 3, 4}},
+      {"2+ and 2+", {2}},
+      {"0", {}},
+  };
+  for (const auto& [text, expected] : cases) {
+    Parsed p = parse(block(std::string("CHARGE=") + text + "\n"));
+    ASSERT_EQ(p.spectra.size(), 1u) << text;
+    EXPECT_EQ(p.spectra[0].precursor_charges, expected) << text;
+  }
+  Parsed none = parse(block(""));
+  ASSERT_EQ(none.spectra.size(), 1u);
+  EXPECT_TRUE(none.spectra[0].precursor_charges.empty());  // unknown
+}
+
+TEST(MgfReader, FileLevelChargeIsTheDefault) {
+  Parsed p = parse("MASS=Monoisotopic\nCHARGE=2+ and 3+\n\n" + block("TITLE=a\n") +
+                   block("TITLE=b\nCHARGE=4+\n") + block("TITLE=c\n"));
+  ASSERT_EQ(p.spectra.size(), 3u);
+  EXPECT_EQ(p.spectra[0].precursor_charges, (std::vector<int>{2, 3}));
+  EXPECT_EQ(p.spectra[1].precursor_charges, std::vector<int>{4});
+  EXPECT_EQ(p.spectra[2].precursor_charges, (std::vector<int>{2, 3}));  // reset, not carried over
+}
+
+TEST(MgfReader, EveryFieldIsResetAtBeginIons) {
+  Parsed p = parse(
+      "BEGIN IONS\nTITLE=first\nPEPMASS=600.5 12345.5\nCHARGE=3+\nRTINSECONDS=61.5\nSCANS=17\n"
+      "100 1\n200 2\nEND IONS\n"
+      "BEGIN IONS\nPEPMASS=700.25\n300 3\nEND IONS\n");
+  ASSERT_EQ(p.spectra.size(), 2u);
+  const RawSpectrum& a = p.spectra[0];
+  EXPECT_EQ(a.native_id, "first");
+  EXPECT_DOUBLE_EQ(a.precursor_mz, 600.5);
+  EXPECT_DOUBLE_EQ(a.precursor_intensity, 12345.5);
+  EXPECT_EQ(a.precursor_charges, std::vector<int>{3});
+  EXPECT_DOUBLE_EQ(a.rt_seconds, 61.5);
+  EXPECT_EQ(a.scan, 17);
+  EXPECT_EQ(a.mz, (std::vector<double>{100, 200}));
+  const RawSpectrum& b = p.spectra[1];
+  EXPECT_EQ(b.native_id, "");
+  EXPECT_DOUBLE_EQ(b.precursor_mz, 700.25);
+  EXPECT_EQ(b.precursor_intensity, 0.0);
+  EXPECT_TRUE(b.precursor_charges.empty());
+  EXPECT_EQ(b.rt_seconds, -1.0);
+  EXPECT_EQ(b.scan, -1);
+  EXPECT_EQ(b.mz, std::vector<double>{300});
+  EXPECT_EQ(b.spectrum_index, 1u);
+}
+
+TEST(MgfReader, RangesTakeTheFirstValue) {
+  Parsed p = parse(block("RTINSECONDS=120.5-130.5\nSCANS=100-105\n") +
+                   block("RTINSECONDS=1.5e2,160\nSCANS=7,9\n"));
+  ASSERT_EQ(p.spectra.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.spectra[0].rt_seconds, 120.5);
+  EXPECT_EQ(p.spectra[0].scan, 100);
+  EXPECT_DOUBLE_EQ(p.spectra[1].rt_seconds, 150.0);
+  EXPECT_EQ(p.spectra[1].scan, 7);
+}
+
+TEST(MgfReader, ScanFromMsconvertTitleWhenNoScans) {
+  Parsed p = parse(block("TITLE=run1.11461.11461.2 File:\"run1.raw\", NativeID:\"controllerType=0 "
+                         "controllerNumber=1 scan=11461\"\n") +
+                   block("TITLE=x scan=5\nSCANS=9\n"));
+  ASSERT_EQ(p.spectra.size(), 2u);
+  EXPECT_EQ(p.spectra[0].scan, 11461);
+  EXPECT_EQ(p.spectra[1].scan, 9);  // SCANS wins
+}
+
+TEST(MgfReader, CommentsBlanksTabsCrlfExponentsAndThirdColumn) {
+  std::string text =
+      "# a comment\r\n; another\r\n! and another\r\n/ and a last one\r\n\r\n"
+      "COM=header comment\r\n"
+      "  BEGIN IONS  \r\n"
+      "TITLE=crlf spectrum\r\n"
+      "PEPMASS=1.5e3\t2.5E4\r\n"
+      "\r\n"
+      "# comment inside\r\n"
+      "100.25\t10\r\n"
+      "200.5    20.5\r\n"
+      "1.5e3 2E2\r\n"
+      "  300.75 \t 30 \t 2+\r\n"
+      "4.0E+02 4e-1 some annotation\r\n"
+      "+500 5\r\n"
+      "END IONS\r\n";
+  Parsed p = parse(text);
+  ASSERT_EQ(p.spectra.size(), 1u) << (p.stats.skipped.empty() ? ""
+                                                              : p.stats.skipped.begin()->first);
+  const RawSpectrum& s = p.spectra[0];
+  EXPECT_EQ(s.native_id, "crlf spectrum");
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 1500.0);
+  EXPECT_DOUBLE_EQ(s.precursor_intensity, 25000.0);
+  EXPECT_EQ(s.mz, (std::vector<double>{100.25, 200.5, 1500.0, 300.75, 400.0, 500.0}));
+  EXPECT_EQ(s.intensity, (std::vector<float>{10.f, 20.5f, 200.f, 30.f, 0.4f, 5.f}));
+}
+
+TEST(MgfReader, PeakWithoutIntensityGetsIntensityOne) {
+  Parsed p = parse(block("150.5\n250.5 \t\n"));
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].mz, (std::vector<double>{150.5, 250.5, 100.5}));
+  EXPECT_EQ(p.spectra[0].intensity, (std::vector<float>{1.f, 1.f, 10.f}));
+}
+
+TEST(MgfReader, KeyValueSplitsAtFirstEqualsAndUnknownKeysAreIgnored) {
+  Parsed p =
+      parse(block("TITLE=a=b c=d\nSEQ=PEPTIDE\nTOL=10\nINSTRUMENT=ESI-TRAP\n"
+                  "title=lower case wins later\n"));
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].native_id, "lower case wins later");
+  p = parse(block("TITLE=a=b c=d\n"));
+  EXPECT_EQ(p.spectra[0].native_id, "a=b c=d");
+}
+
+TEST(MgfReader, MarkersAreCaseInsensitive) {
+  Parsed p = parse("begin ions\npepmass=400.5\n100 1\nend\tions\n");
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.spectra[0].precursor_mz, 400.5);
+}
+
+TEST(MgfReader, LastLineWithoutNewline) {
+  Parsed p = parse("BEGIN IONS\nPEPMASS=400.5\n100 1\nEND IONS");
+  EXPECT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.stats.spectra_emitted, 1u);
+}
+
+TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
+  std::string text = block("TITLE=good1\n") +  // kept
+                     "BEGIN IONS\nTITLE=badnum\nPEPMASS=500\n100.0 abc\n200 2\nEND IONS\n" +  // bad
+                     "BEGIN IONS\nTITLE=badmz\nPEPMASS=500\n1oo 5\nEND IONS\n" +              // bad
+                     "BEGIN IONS\nTITLE=nopepmass\n100 1\nEND IONS\n" +             // missing
+                     "BEGIN IONS\nTITLE=nested\nPEPMASS=500\n100 1\n" +             // nested
+                     block("TITLE=good2\n") +                                       // kept
+                     "END IONS\n" +                                                 // orphan END
+                     block("TITLE=good3\n") +                                       // kept
+                     "TITLE=no begin\nPEPMASS=300\n100 1\nEND IONS\n" +             // no BEGIN
+                     "BEGIN IONS\nTITLE=nopeaks\nPEPMASS=500\nEND IONS\n" +         // no peaks
+                     "BEGIN IONS\nPEPMASS=abc\n100 1\nEND IONS\n" +                 // bad PEPMASS
+                     "BEGIN IONS\nPEPMASS=500\nCHARGE=two\n100 1\nEND IONS\n" +     // bad CHARGE
+                     "BEGIN IONS\nPEPMASS=500\nRTINSECONDS=x\n100 1\nEND IONS\n" +  // bad RT
+                     "BEGIN IONS\nPEPMASS=500\nSCANS=x\n100 1\nEND IONS\n" +        // bad SCANS
+                     "BEGIN IONS\nPEPMASS=500\n100 1\nTHIS IS NOT A PEAK\nEND IONS\n" +  // bad line
+                     "BEGIN IONS\nPEPMASS=500\n100 nan\nEND IONS\n" +  // not finite
+                     "BEGIN IONS\nPEPMASS=500\n-100 5\nEND IONS\n" +   // m/z <= 0
+                     "BEGIN IONS\nPEPMASS=500\n100 5x\nEND IONS\n" +   // trailing junk
+                     "stray 1\n" + block("TITLE=good4\n") +            // outside
+                     "BEGIN IONS\nTITLE=cut\nPEPMASS=500\n100 1\n";    // truncated
+  Parsed p = parse(text);
+  ASSERT_EQ(p.spectra.size(), 4u);
+  EXPECT_EQ(p.spectra[0].native_id, "good1");
+  EXPECT_EQ(p.spectra[1].native_id, "good2");
+  EXPECT_EQ(p.spectra[2].native_id, "good3");
+  EXPECT_EQ(p.spectra[3].native_id, "good4");
+  for (size_t i = 0; i < p.spectra.size(); ++i) EXPECT_EQ(p.spectra[i].spectrum_index, i);
+
+  const std::map<std::string, uint64_t> expected = {
+      {"bad peak line", 6},
+      {"missing PEPMASS", 1},
+      {"nested BEGIN IONS (END IONS missing)", 1},
+      {"END IONS without BEGIN IONS", 2},
+      {"no peaks", 1},
+      {"bad PEPMASS", 1},
+      {"bad CHARGE", 1},
+      {"bad RTINSECONDS", 1},
+      {"bad SCANS", 1},
+      {"lines outside BEGIN IONS/END IONS", 1},
+      {"truncated at end of file", 1},
+  };
+  EXPECT_EQ(p.stats.skipped, expected);
+  EXPECT_EQ(p.stats.spectra_emitted, 4u);
+  EXPECT_EQ(p.stats.spectra_seen, p.stats.spectra_emitted + skipped_total(p.stats));
+  EXPECT_EQ(p.stats.spectra_seen, 21u);
+}
+
+TEST(MgfReader, TruncatedFileDropsOnlyThePartialSpectrum) {
+  Parsed p = parse(block("TITLE=whole\n") + "BEGIN IONS\nTITLE=cut\nPEPMASS=500\n100 1\n200");
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].native_id, "whole");
+  EXPECT_EQ(p.stats.skipped.at("truncated at end of file"), 1u);
+  EXPECT_EQ(p.stats.spectra_seen, 2u);
+}
+
+TEST(MgfReader, EmptyInputGivesNothing) {
+  Parsed p = parse("");
+  EXPECT_TRUE(p.spectra.empty());
+  EXPECT_EQ(p.stats.spectra_seen, 0u);
+  p = parse("# only a comment\n\nMASS=Monoisotopic\n");
+  EXPECT_TRUE(p.spectra.empty());
+  EXPECT_TRUE(p.stats.skipped.empty());
+}
+
+TEST(MgfReader, NotMgfThrowsWithFileLineAndByteOffset) {
+  auto reader = make_mgf_reader("proteins.fasta", 0);
+  std::vector<RawSpectrum> out;
+  std::string text = "MASS=Monoisotopic\n\n>sp|P02769|ALBU_BOVIN Serum albumin\nMKWVTF\n";
+  try {
+    // One byte at a time: the line number and offset must survive block boundaries.
+    for (char c : text) reader->feed(std::string_view(&c, 1), out);
+    reader->finish(out);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.file(), "proteins.fasta");
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_EQ(e.byte_offset(), 19u);
+    EXPECT_NE(std::string(e.what()).find("proteins.fasta: line 3 (byte 19)"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(MgfReader, BadFileLevelChargeThrows) {
+  auto reader = make_mgf_reader("x.mgf", 0);
+  std::vector<RawSpectrum> out;
+  EXPECT_THROW(reader->feed("CHARGE=lots\n", out), ParseError);
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -1,13 +1,25 @@
 // FASTA reader: the protein database, read whole into RAM (sequentially, once per job) and
-// parsed here from memory.
+// parsed here from memory. A pure function; thread-safe.
 //
 // Rules: headers start with '>'; the accession is the middle field of UniProt headers
-// ("sp|P02769|ALBU_BOVIN ..." → "P02769") and otherwise the first whitespace-delimited token;
-// sequences may span lines, are upper-cased, and a trailing '*' is dropped. Non-standard residues
-// (X, B, Z, U, O, J) are kept in the sequence; peptides containing residues without a defined
-// mass are not generated (see digest.hpp). A protein whose accession starts (or, with
-// tag_is_suffix, ends) with `decoy_tag` is a decoy. Throws ParseError (file, line) for content
-// before the first header, an empty header or a character that is not a residue letter.
+// ("sp|P02769|ALBU_BOVIN ..." or "tr|..." → "P02769"; https://www.uniprot.org/help/fasta-headers)
+// and otherwise the first whitespace-delimited token ("P02769|ALBU_BOVIN", "VIMSS14146"); the
+// description is the rest of the header line, trimmed. Sequences may span lines, are
+// upper-cased, blanks inside sequence lines are ignored, CRLF and LF both work, a UTF-8 BOM is
+// skipped, and a trailing '*' (or several) is dropped. Non-standard residues (X, B, Z, U, O, J)
+// are kept in the sequence; peptides containing residues without a defined mass are not
+// generated (see digest.hpp). A header with an empty sequence gives a protein with an empty
+// sequence.
+//
+// Decoys: a protein whose first header token or accession starts (or, with tag_is_suffix, ends)
+// with `decoy_tag` is a decoy ("rev_VIMSS18140", "P02769|ALBU_BOVIN_rev", "DECOY_sp|P02769|...",
+// "sp|A9F596|ACCA_SORC5_rev", "sp|DECOY_P02769|..."). The accession always carries the tag, so a
+// decoy's accession differs from its target's: "sp|A9F596|ACCA_SORC5_rev" → "A9F596_rev",
+// "rev_sp|P02769|ALBU_BOVIN" → "rev_P02769". An empty tag means no decoys.
+//
+// Errors: ParseError (file, byte offset, line) for non-blank content before the first header, an
+// empty header or accession ("sp||X"), a character in a sequence line that is neither a letter,
+// a blank nor '*', and a '*' followed by more residues (a stop codon inside the sequence).
 #pragma once
 
 #include <string>

@@ -1,0 +1,220 @@
+// FASTA reader: the committed BSA target/decoy excerpt, the full example databases, and every
+// rule and error of io/fasta_reader.hpp.
+#include "io/fasta_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+namespace ionflow {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << path;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+size_t count_decoys(const std::vector<Protein>& proteins) {
+  return std::count_if(proteins.begin(), proteins.end(),
+                       [](const Protein& p) { return p.is_decoy; });
+}
+
+FastaOptions suffix_rev() {
+  return FastaOptions{"_rev", true};
+}
+
+// 4 proteins of 18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta (CRLF, decoys suffixed
+// "_rev", each decoy the reversed target) including bovine serum albumin, UniProt P02769, whose
+// precursor is 607 residues long.
+TEST(FastaReader, BsaExcerptTargetsAndReversedDecoys) {
+  std::string content = read_file(IONFLOW_TEST_DATA_DIR "/bsa_target_decoy_excerpt.fasta");
+  std::vector<Protein> proteins = parse_fasta(content, "bsa.fasta", suffix_rev());
+  ASSERT_EQ(proteins.size(), 8u);
+  EXPECT_EQ(count_decoys(proteins), 4u);
+
+  const Protein& bsa = proteins[2];
+  EXPECT_EQ(bsa.accession, "P02769|ALBU_BOVIN");  // not a sp|/tr| header: the first token
+  EXPECT_EQ(bsa.description, "Serum albumin - Bos taurus (Bovine).");
+  EXPECT_FALSE(bsa.is_decoy);
+  EXPECT_EQ(bsa.sequence.size(), 607u);
+  EXPECT_EQ(bsa.sequence.substr(0, 24), "MKWVTFISLLLLFSSAYSRGVFRR");
+  EXPECT_EQ(bsa.sequence.substr(bsa.sequence.size() - 10), "LVVSTQTALA");
+
+  EXPECT_EQ(proteins[0].accession, "A9F596");
+  EXPECT_EQ(proteins[0].sequence.size(), 317u);
+  EXPECT_EQ(proteins[0].description,
+            "Acetyl-coenzyme A carboxylase carboxyl transferase subunit alpha OS=Sorangium "
+            "cellulosum (strain So ce56) GN=accA PE=3 SV=1");
+  EXPECT_EQ(proteins[1].accession, "A9EMV1");  // tr| header
+  EXPECT_EQ(proteins[1].sequence.size(), 102u);
+  EXPECT_EQ(proteins[3].accession, "O46375");
+  EXPECT_EQ(proteins[3].sequence.size(), 147u);
+
+  EXPECT_EQ(proteins[4].accession, "A9F596_rev");
+  EXPECT_EQ(proteins[5].accession, "A9EMV1_rev");
+  EXPECT_EQ(proteins[6].accession, "P02769|ALBU_BOVIN_rev");
+  EXPECT_EQ(proteins[7].accession, "O46375_rev");
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_FALSE(proteins[i].is_decoy);
+    EXPECT_TRUE(proteins[i + 4].is_decoy);
+    std::string reversed(proteins[i].sequence.rbegin(), proteins[i].sequence.rend());
+    EXPECT_EQ(proteins[i + 4].sequence, reversed) << proteins[i].accession;
+  }
+  for (const Protein& p : proteins) {
+    EXPECT_EQ(p.sequence.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos);
+  }
+}
+
+TEST(FastaReader, EcoliTargetDecoyDatabase) {
+  std::string content =
+      read_file(IONFLOW_EXAMPLES_DIR
+                "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta");
+  std::vector<Protein> proteins = parse_fasta(content, "ecoli.fasta");  // default tag "rev_"
+  ASSERT_EQ(proteins.size(), 8272u);
+  EXPECT_EQ(count_decoys(proteins), 4136u);
+  EXPECT_EQ(proteins[0].accession, "VIMSS14146");
+  EXPECT_EQ(proteins[0].description,
+            "thrL thr operon leader peptide (NCBI) [Escherichia coli K12]");
+  EXPECT_EQ(proteins[0].sequence, "MKRISTTITTTITITTGNGAG");
+  EXPECT_EQ(proteins[1].sequence.size(), 820u);  // thrA, 14 lines of 60 + 1 of 20
+  EXPECT_EQ(proteins[1].sequence.substr(0, 10), "MRVLKFGGTS");
+  // Selenocysteine (U) is kept.
+  size_t with_u = std::count_if(proteins.begin(), proteins.end(), [](const Protein& p) {
+    return p.sequence.find('U') != std::string::npos;
+  });
+  EXPECT_GT(with_u, 0u);
+  const Protein& last = proteins.back();
+  EXPECT_TRUE(last.is_decoy);
+  EXPECT_EQ(last.accession.substr(0, 4), "rev_");
+}
+
+TEST(FastaReader, BsaTargetDecoyDatabaseWithSuffixTag) {
+  std::string content = read_file(IONFLOW_EXAMPLES_DIR
+                                  "/TOPPAS/data/BSA_Identification/"
+                                  "18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta");
+  std::vector<Protein> proteins = parse_fasta(content, "bsa.fasta", suffix_rev());
+  ASSERT_EQ(proteins.size(), 18878u);
+  EXPECT_EQ(count_decoys(proteins), 9439u);
+  auto bsa = std::find_if(proteins.begin(), proteins.end(),
+                          [](const Protein& p) { return p.accession == "P02769|ALBU_BOVIN"; });
+  ASSERT_NE(bsa, proteins.end());
+  EXPECT_EQ(bsa->sequence.size(), 607u);
+}
+
+TEST(FastaReader, HeaderForms) {
+  std::string content =
+      ">sp|P02769|ALBU_BOVIN Serum albumin OS=Bos taurus\nMKWV\n"
+      ">tr|A9EMV1|A9EMV1_SORC5\nAC\n"
+      ">sp|Q9XYZ1\nAC\n"
+      ">plain_id   some   description  \nAC\n"
+      ">  spaced_id\tdescription after a tab\nAC\n"
+      ">IPI00000001.2|SWISS-PROT:O95793 Tax_Id=9606\nAC\n";
+  std::vector<Protein> p = parse_fasta(content, "h.fasta");
+  ASSERT_EQ(p.size(), 6u);
+  EXPECT_EQ(p[0].accession, "P02769");
+  EXPECT_EQ(p[0].description, "Serum albumin OS=Bos taurus");
+  EXPECT_EQ(p[1].accession, "A9EMV1");
+  EXPECT_EQ(p[1].description, "");
+  EXPECT_EQ(p[2].accession, "Q9XYZ1");
+  EXPECT_EQ(p[3].accession, "plain_id");
+  EXPECT_EQ(p[3].description, "some   description");
+  EXPECT_EQ(p[4].accession, "spaced_id");
+  EXPECT_EQ(p[4].description, "description after a tab");
+  EXPECT_EQ(p[5].accession, "IPI00000001.2|SWISS-PROT:O95793");
+  EXPECT_EQ(count_decoys(p), 0u);
+}
+
+TEST(FastaReader, SequenceRules) {
+  std::string content =
+      "\xEF\xBB\xBF\n"
+      ">a multi-line, lower case, blanks, CRLF, stop\r\n"
+      "mkwv tfis\r\n"
+      "\tLLLF SSAY*\r\n"
+      "\r\n"
+      ">b several stops and trailing blanks\n"
+      "PEPTIDE**  \n"
+      ">c empty sequence\n"
+      ">d last line without newline\n"
+      "XBZUOJ";
+  std::vector<Protein> p = parse_fasta(content, "s.fasta");
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0].sequence, "MKWVTFISLLLFSSAY");
+  EXPECT_EQ(p[0].description, "multi-line, lower case, blanks, CRLF, stop");
+  EXPECT_EQ(p[1].sequence, "PEPTIDE");
+  EXPECT_EQ(p[2].sequence, "");
+  EXPECT_EQ(p[3].sequence, "XBZUOJ");  // non-standard residues are kept
+}
+
+TEST(FastaReader, DecoyTags) {
+  std::string content =
+      ">rev_VIMSS1 x\nA\n"
+      ">VIMSS1 x\nA\n"
+      ">rev_sp|P02769|ALBU_BOVIN\nA\n"
+      ">DECOY_sp|P02769|ALBU_BOVIN\nA\n"
+      ">sp|DECOY_P02769|ALBU_BOVIN\nA\n"
+      ">sp|P02769|ALBU_BOVIN_rev\nA\n"
+      ">P02769_rev\nA\n";
+  std::vector<Protein> prefix_rev = parse_fasta(content, "d.fasta");
+  ASSERT_EQ(prefix_rev.size(), 7u);
+  EXPECT_TRUE(prefix_rev[0].is_decoy);
+  EXPECT_EQ(prefix_rev[0].accession, "rev_VIMSS1");
+  EXPECT_FALSE(prefix_rev[1].is_decoy);
+  EXPECT_TRUE(prefix_rev[2].is_decoy);
+  EXPECT_EQ(prefix_rev[2].accession, "rev_P02769");
+  EXPECT_EQ(count_decoys(prefix_rev), 2u);
+
+  std::vector<Protein> prefix_decoy =
+      parse_fasta(content, "d.fasta", FastaOptions{"DECOY_", false});
+  EXPECT_EQ(count_decoys(prefix_decoy), 2u);
+  EXPECT_EQ(prefix_decoy[3].accession, "DECOY_P02769");
+  EXPECT_TRUE(prefix_decoy[3].is_decoy);
+  EXPECT_EQ(prefix_decoy[4].accession, "DECOY_P02769");
+  EXPECT_TRUE(prefix_decoy[4].is_decoy);
+
+  std::vector<Protein> suffix = parse_fasta(content, "d.fasta", suffix_rev());
+  EXPECT_EQ(count_decoys(suffix), 2u);
+  EXPECT_EQ(suffix[5].accession, "P02769_rev");
+  EXPECT_TRUE(suffix[5].is_decoy);
+  EXPECT_EQ(suffix[6].accession, "P02769_rev");
+  EXPECT_TRUE(suffix[6].is_decoy);
+  EXPECT_FALSE(suffix[0].is_decoy);  // "rev_" prefix is not the "_rev" suffix
+
+  EXPECT_EQ(count_decoys(parse_fasta(content, "d.fasta", FastaOptions{"", false})), 0u);
+}
+
+// Expects ParseError at the given line and byte offset with `words` in the message.
+void expect_error(const std::string& content, uint64_t line, uint64_t offset,
+                  const std::string& words) {
+  try {
+    parse_fasta(content, "bad.fasta");
+    ADD_FAILURE() << "no ParseError for: " << content;
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.file(), "bad.fasta");
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.byte_offset(), offset) << e.what();
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("bad.fasta: line ", 0), 0u) << e.what();
+  }
+}
+
+TEST(FastaReader, Errors) {
+  expect_error("\nMKWV\n>a\nA\n", 2, 1, "before the first FASTA header");
+  expect_error(">a\nMK\n>\nA\n", 3, 6, "empty FASTA header");
+  expect_error(">a\nMK\n>  \r\nA\n", 3, 6, "empty FASTA header");
+  expect_error(">sp||ALBU_BOVIN\nA\n", 1, 0, "empty accession");
+  expect_error(">a\nMKW1V\n", 2, 6, "unexpected character '1' in the sequence of a");
+  expect_error(">a\nMK-V\n", 2, 5, "'-'");
+  expect_error(">a\nMK\xC3\xA9V\n", 2, 5, "'\\xc3'");
+  expect_error(">a\nMKV*\nKR\n", 2, 6, "'*' inside the sequence of a");
+}
+
+TEST(FastaReader, EmptyInput) {
+  EXPECT_TRUE(parse_fasta("", "e.fasta").empty());
+  EXPECT_TRUE(parse_fasta("\n\r\n  \n", "e.fasta").empty());
+}
+
+}  // namespace
+}  // namespace ionflow

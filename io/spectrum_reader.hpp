@@ -21,8 +21,8 @@
 namespace ionflow {
 
 struct ReadStats {
-  uint64_t spectra_seen = 0;     // every spectrum in the file, any MS level
-  uint64_t spectra_emitted = 0;  // MS2 spectra handed on
+  uint64_t spectra_seen = 0;                // every spectrum in the file, any MS level
+  uint64_t spectra_emitted = 0;             // MS2 spectra handed on
   std::map<std::string, uint64_t> skipped;  // reason -> count, e.g. "MS level 1", "no peaks"
 };
 
@@ -38,8 +38,10 @@ class SpectrumReader {
 
 enum class PeakListFormat { kMzML, kMgf };
 
-// Detects the format from the first decompressed bytes ("<?xml", "<mzML", "<indexedmzML" → mzML;
-// otherwise MGF). `head` may be short; at least the first block is expected.
+// Detects the format from the first decompressed bytes, never from the file name: after an
+// optional UTF-8 BOM and whitespace, '<' ("<?xml", "<mzML", "<indexedmzML", "<!--") → mzML;
+// anything else → MGF (whose reader rejects non-MGF content with a ParseError). `head` may be
+// short; at least the first block is expected.
 PeakListFormat detect_peak_list_format(std::string_view head);
 
 // A reader for `format`. `file_name` is used in error messages; `file_index` is copied into

@@ -1,0 +1,92 @@
+// Peak-list format detection and dispatch: content decides, never the file name.
+#include "io/spectrum_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "io/decompression.hpp"
+
+namespace ionflow {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << path;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(SpectrumReaderFormat, DetectsMzmlFromXmlStart) {
+  EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?>"), PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("<mzML xmlns="), PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("<indexedmzML xmlns="), PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("\xEF\xBB\xBF<?xml"), PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format(" \r\n\t<?xml"), PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("\xEF\xBB\xBF\n  <indexedmzML"), PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("<"), PeakListFormat::kMzML);
+}
+
+TEST(SpectrumReaderFormat, EverythingElseIsMgf) {
+  EXPECT_EQ(detect_peak_list_format("BEGIN IONS\n"), PeakListFormat::kMgf);
+  EXPECT_EQ(detect_peak_list_format("# comment\nMASS=Monoisotopic\n"), PeakListFormat::kMgf);
+  EXPECT_EQ(detect_peak_list_format("\xEF\xBB\xBF"
+                                    "BEGIN IONS"),
+            PeakListFormat::kMgf);
+  EXPECT_EQ(detect_peak_list_format(""), PeakListFormat::kMgf);
+  EXPECT_EQ(detect_peak_list_format("   "), PeakListFormat::kMgf);
+}
+
+TEST(SpectrumReaderFormat, RealMzmlHeadIsMzml) {
+  std::ifstream in(IONFLOW_EXAMPLES_DIR "/ID/Ecoli_MS2_small.mzML", std::ios::binary);
+  ASSERT_TRUE(in);
+  std::string head(64, '\0');
+  in.read(head.data(), head.size());
+  EXPECT_EQ(detect_peak_list_format(head), PeakListFormat::kMzML);
+}
+
+// "ecoli_ms2_small_first5_peaks" has no telling suffix: it is the zstd-compressed MGF excerpt.
+// Compression and format both come from the content; the spectra equal the plain MGF's.
+TEST(SpectrumReaderFormat, FileWithoutTellingSuffixIsDetectedByContent) {
+  std::string bytes = read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5_peaks");
+  Decompressor decompressor("ecoli_ms2_small_first5_peaks");
+  std::unique_ptr<SpectrumReader> reader;
+  std::vector<RawSpectrum> spectra;
+  std::string text;
+  for (size_t i = 0; i < bytes.size(); i += 4096) {
+    text.clear();
+    decompressor.feed(std::string_view(bytes).substr(i, 4096), text);
+    if (!reader && !text.empty()) {
+      reader =
+          make_spectrum_reader(detect_peak_list_format(text), "ecoli_ms2_small_first5_peaks", 7);
+    }
+    if (reader) reader->feed(text, spectra);
+  }
+  text.clear();
+  decompressor.finish(text);
+  ASSERT_TRUE(reader);
+  reader->feed(text, spectra);
+  reader->finish(spectra);
+  EXPECT_EQ(decompressor.compression(), Compression::kZstd);
+
+  auto plain = make_spectrum_reader(PeakListFormat::kMgf, "plain.mgf", 7);
+  std::vector<RawSpectrum> expected;
+  plain->feed(read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf"), expected);
+  plain->finish(expected);
+
+  ASSERT_EQ(spectra.size(), 5u);
+  ASSERT_EQ(expected.size(), 5u);
+  EXPECT_EQ(reader->stats().spectra_emitted, 5u);
+  for (size_t i = 0; i < spectra.size(); ++i) {
+    EXPECT_EQ(spectra[i].file_index, 7u);
+    EXPECT_EQ(spectra[i].native_id, expected[i].native_id);
+    EXPECT_EQ(spectra[i].scan, expected[i].scan);
+    EXPECT_EQ(spectra[i].precursor_mz, expected[i].precursor_mz);
+    EXPECT_EQ(spectra[i].mz, expected[i].mz);
+    EXPECT_EQ(spectra[i].intensity, expected[i].intensity);
+  }
+  EXPECT_EQ(spectra[0].scan, 11461);
+}
+
+}  // namespace
+}  // namespace ionflow

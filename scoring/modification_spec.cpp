@@ -1,0 +1,50 @@
+#include "scoring/modification_spec.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ionflow {
+
+Modification modification_from_sage(std::string_view key, double mass_da, bool fixed) {
+  std::string quoted(1, '\'');  // built by append: GCC 12 warns (-Wrestrict) on "'" + string
+  quoted.append(key).push_back('\'');
+  if (key.empty()) throw std::invalid_argument("empty modification key");
+  if (!std::isfinite(mass_da)) {
+    throw std::invalid_argument("modification " + quoted + ": mass is not a finite number");
+  }
+  Modification m;
+  m.mass_delta_da = mass_da;
+  m.fixed = fixed;
+  std::string_view residues = key;
+  switch (key.front()) {
+    case '^':
+      m.position = ModificationPosition::kPeptideNTerm;
+      break;
+    case '$':
+      m.position = ModificationPosition::kPeptideCTerm;
+      break;
+    case '[':
+      m.position = ModificationPosition::kProteinNTerm;
+      break;
+    case ']':
+      m.position = ModificationPosition::kProteinCTerm;
+      break;
+    default:
+      m.position = ModificationPosition::kAnywhere;
+      break;
+  }
+  if (m.position != ModificationPosition::kAnywhere) residues.remove_prefix(1);
+  for (char c : residues) {
+    if (!std::isalpha(static_cast<unsigned char>(c))) {
+      throw std::invalid_argument("modification key " + quoted + ": '" + std::string(1, c) +
+                                  "' is not a residue letter (keys: residue, ^, $, [, ], "
+                                  "optionally followed by a residue)");
+    }
+    m.residues += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return m;
+}
+
+}  // namespace ionflow

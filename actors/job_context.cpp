@@ -1,0 +1,40 @@
+#include "actors/job_context.hpp"
+
+namespace ionflow {
+
+JobContext::JobContext(uint64_t key_in, JobSpec spec_in, JobControl* control,
+                       const std::atomic<int>* scorers)
+    : key(key_in),
+      spec(std::move(spec_in)),
+      start(std::chrono::steady_clock::now()),
+      control_(control),
+      scorers_(scorers) {}
+
+void JobContext::update_progress(const std::function<void(JobProgress&)>& update, bool force) {
+  std::lock_guard<std::mutex> lock(progress_mutex_);
+  update(progress_);
+  if (!control_ || !control_->on_progress) return;
+  auto now = std::chrono::steady_clock::now();
+  if (!force && now - last_report_ < std::chrono::milliseconds(100)) return;
+  last_report_ = now;
+  progress_.elapsed_seconds = elapsed_seconds();
+  control_->on_progress(progress_);
+}
+
+void JobRegistry::add(uint64_t job, std::shared_ptr<const JobScoring> scoring) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobs_[job] = std::move(scoring);
+}
+
+void JobRegistry::remove(uint64_t job) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobs_.erase(job);
+}
+
+std::shared_ptr<const JobScoring> JobRegistry::find(uint64_t job) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = jobs_.find(job);
+  return it == jobs_.end() ? nullptr : it->second;
+}
+
+}  // namespace ionflow

@@ -1,0 +1,86 @@
+// JobContext: what the actors of one job share in this process (never sent in messages): the
+// job spec, the caller's JobControl, progress reporting and the abort flag.
+// JobRegistry: the scoring context (PeptideIndex + SearchParameters) of each running job, by job
+// key, where the shared scorers look it up when a QueryChunk of that job arrives.
+//
+// Thread-safety: JobContext's spec and key are immutable after construction; update_progress()
+// and the atomics may be used from any actor thread. JobRegistry is internally locked.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "actors/search_runtime.hpp"
+#include "messages/job.hpp"
+#include "scoring/peptide_index.hpp"
+#include "scoring/search_parameters.hpp"
+
+namespace ionflow {
+
+class JobContext {
+ public:
+  JobContext(uint64_t key, JobSpec spec, JobControl* control, const std::atomic<int>* scorers);
+
+  const uint64_t key;
+  const JobSpec spec;
+  const std::chrono::steady_clock::time_point start;
+
+  // Set by the coordinator when the job fails or is cancelled; stages stop early.
+  std::atomic<bool> aborted{false};
+  bool cancel_requested() const { return control_ && control_->cancel.load(); }
+
+  // Current scorer pool size (for max_chunks_in_flight = 0 -> 2 * scorers).
+  int scorer_count() const { return scorers_->load(); }
+
+  // Applies `update` to the job's progress and calls JobControl::on_progress, at most every
+  // 100 ms unless `force` (stage changes). Serialised by a mutex.
+  void update_progress(const std::function<void(JobProgress&)>& update, bool force = false);
+
+  double elapsed_seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+ private:
+  JobControl* control_;
+  const std::atomic<int>* scorers_;
+  std::mutex progress_mutex_;
+  JobProgress progress_;
+  std::chrono::steady_clock::time_point last_report_{};
+};
+
+struct JobScoring {
+  std::shared_ptr<const PeptideIndex> index;
+  SearchParameters params;
+};
+
+class JobRegistry {
+ public:
+  void add(uint64_t job, std::shared_ptr<const JobScoring> scoring);
+  void remove(uint64_t job);
+  // nullptr if the job is not (or no longer) registered.
+  std::shared_ptr<const JobScoring> find(uint64_t job) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<uint64_t, std::shared_ptr<const JobScoring>> jobs_;
+};
+
+// Seconds of a steady-clock interval, for stage busy times.
+class BusyTimer {
+ public:
+  BusyTimer() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace ionflow

@@ -1,0 +1,667 @@
+// The per-job actors: reader, parsers, sorter, splitter, writer (see pipeline.hpp). Each actor
+// only moves messages and calls io/ or scoring/; all algorithms live there.
+#include <caf/all.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actors/job_results.hpp"
+#include "actors/pipeline.hpp"
+#include "io/decompression.hpp"
+#include "io/sha256.hpp"
+#include "io/sorted_runs.hpp"
+#include "io/spectrum_reader.hpp"
+#include "messages/registration.hpp"
+#include "scoring/search.hpp"
+
+namespace ionflow {
+namespace {
+
+using JobPtr = std::shared_ptr<JobContext>;
+
+void report_failure(caf::local_actor*, const caf::actor& coordinator, const JobContext& ctx,
+                    const std::string& stage, const std::string& message) {
+  caf::anon_send(coordinator, JobFailure{ctx.key, stage, message, false});
+}
+
+// --- reader -------------------------------------------------------------------------------------
+
+struct ReaderState {
+  static inline const char* name = "ionflow.reader";
+  JobPtr ctx;
+  std::vector<caf::actor> parsers;
+  caf::actor sorter, writer, coordinator;
+  size_t file = 0;  // index of the file being read
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> handle{nullptr, &std::fclose};
+  uint64_t offset = 0;
+  Sha256 sha;
+  uint32_t in_flight = 0;
+  bool done_reading = false;
+  bool finishing = false;
+  bool failed = false;
+  StageStats stats;
+  StageReport report;
+  size_t parser_reports = 0;
+};
+
+using ReaderActor = caf::stateful_actor<ReaderState>;
+
+void reader_fail(ReaderActor* self, const std::string& message) {
+  auto& st = self->state;
+  if (st.failed) return;
+  st.failed = true;
+  report_failure(self, st.coordinator, *st.ctx, "reader", message);
+}
+
+void reader_finish(ReaderActor* self) {
+  auto& st = self->state;
+  st.finishing = true;
+  // Each parser answers InputDone with its counts; only then are all queries in the sorter.
+  for (const caf::actor& parser : st.parsers) {
+    self->request(parser, kBlockTimeout, InputDone{st.ctx->key})
+        .then(
+            [self](StageReport& parser_report) {
+              auto& st = self->state;
+              merge_stage_report(st.report, parser_report);
+              if (++st.parser_reports < st.parsers.size()) return;
+              st.report.from = "reader";
+              st.report.stages["reader"] = st.stats;
+              self->send(st.writer, std::move(st.report));
+              self->send(st.sorter, InputDone{st.ctx->key});
+            },
+            [self](caf::error& err) {
+              reader_fail(self, "parser did not finish: " + self->system().render(err));
+            });
+  }
+}
+
+void reader_pump(ReaderActor* self) {
+  auto& st = self->state;
+  const JobSpec& spec = st.ctx->spec;
+  while (!st.failed && !st.done_reading &&
+         st.in_flight < std::max<uint32_t>(1, spec.max_blocks_in_flight)) {
+    if (st.ctx->aborted || st.ctx->cancel_requested()) return;
+    if (!st.handle) {
+      if (st.file == spec.spectra_paths.size()) {
+        st.done_reading = true;
+        break;
+      }
+      const std::string& path = spec.spectra_paths[st.file];
+      st.handle.reset(std::fopen(path.c_str(), "rb"));
+      if (!st.handle) {
+        reader_fail(self, path + ": cannot open: " + std::strerror(errno));
+        return;
+      }
+      std::setvbuf(st.handle.get(), nullptr, _IONBF, 0);  // blocks are large; no second copy
+      st.offset = 0;
+      st.sha.reset();
+    }
+    const std::string& path = spec.spectra_paths[st.file];
+    BusyTimer timer;
+    ByteBlock block;
+    block.job = st.ctx->key;
+    block.file_index = static_cast<uint32_t>(st.file);
+    block.offset = st.offset;
+    block.bytes.resize(std::max<uint32_t>(4096, spec.block_size_bytes));
+    size_t n = std::fread(block.bytes.data(), 1, block.bytes.size(), st.handle.get());
+    if (n < block.bytes.size() && std::ferror(st.handle.get())) {
+      reader_fail(self, path + ": read error at byte " + std::to_string(st.offset) + ": " +
+                            std::strerror(errno));
+      return;
+    }
+    block.bytes.resize(n);
+    block.last = n == 0 || std::feof(st.handle.get());
+    if (!block.last) {
+      int c = std::fgetc(st.handle.get());  // detect the end without an extra empty block
+      if (c == EOF) {
+        block.last = true;
+      } else {
+        std::ungetc(c, st.handle.get());
+      }
+    }
+    st.sha.update(block.bytes);
+    st.offset += n;
+    st.stats.items += 1;
+    st.stats.bytes += n;
+    if (block.last) {
+      st.report.input_sha256[path] = st.sha.hex_digest();
+      st.handle.reset();
+      ++st.file;
+    }
+    st.stats.busy_seconds += timer.seconds();
+    uint64_t read_so_far = st.stats.bytes;
+    st.ctx->update_progress([read_so_far](JobProgress& p) { p.bytes_read = read_so_far; });
+
+    ++st.in_flight;
+    const caf::actor& parser = st.parsers[block.file_index % st.parsers.size()];
+    self->request(parser, kBlockTimeout, std::move(block))
+        .then(
+            [self](BlockAck& ack) {
+              auto& st = self->state;
+              --st.in_flight;
+              if (!ack.ok) {
+                st.failed = true;  // the parser reported the failure itself
+                return;
+              }
+              reader_pump(self);
+            },
+            [self](caf::error& err) {
+              --self->state.in_flight;
+              reader_fail(self, "parser failed: " + self->system().render(err));
+            });
+  }
+  if (st.done_reading && st.in_flight == 0 && !st.finishing && !st.failed) reader_finish(self);
+}
+
+caf::behavior reader_actor(ReaderActor* self, JobPtr ctx, std::vector<caf::actor> parsers,
+                           caf::actor sorter, caf::actor writer, caf::actor coordinator) {
+  auto& st = self->state;
+  st.ctx = std::move(ctx);
+  st.parsers = std::move(parsers);
+  st.sorter = std::move(sorter);
+  st.writer = std::move(writer);
+  st.coordinator = std::move(coordinator);
+  uint64_t total = 0;
+  for (const std::string& path : st.ctx->spec.spectra_paths) {
+    std::error_code ec;
+    auto size = std::filesystem::file_size(path, ec);
+    if (!ec) total += size;
+  }
+  st.ctx->update_progress(
+      [total](JobProgress& p) {
+        p.stage = "reading";
+        p.bytes_total = total;
+      },
+      true);
+  reader_pump(self);
+  return {[](InputDone&) {}};  // never sent; the reader is driven by its request replies
+}
+
+// --- parser -------------------------------------------------------------------------------------
+
+struct FileParse {
+  std::unique_ptr<Decompressor> decompressor;
+  std::unique_ptr<SpectrumReader> reader;
+  std::string head;  // decompressed bytes before the format is known
+};
+
+struct ParserState {
+  static inline const char* name = "ionflow.parser";
+  JobPtr ctx;
+  caf::actor sorter, coordinator;
+  std::map<uint32_t, FileParse> files;
+  StageStats stats;
+  StageReport report;
+  bool failed = false;
+};
+
+using ParserActor = caf::stateful_actor<ParserState>;
+
+// Decompresses and parses one block; appends the prepared queries to `out`.
+void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
+  const JobSpec& spec = st.ctx->spec;
+  const std::string& path = spec.spectra_paths.at(block.file_index);
+  FileParse& fp = st.files[block.file_index];
+  if (!fp.decompressor) fp.decompressor = std::make_unique<Decompressor>(path);
+  std::string plain;
+  fp.decompressor->feed(block.bytes, plain);
+  std::vector<RawSpectrum> spectra;
+  if (!fp.reader) {
+    fp.head += plain;
+    // Enough bytes to tell mzML from MGF, or the whole file.
+    if (fp.head.size() < 512 && !block.last) return;
+    fp.reader = make_spectrum_reader(detect_peak_list_format(fp.head), path, block.file_index);
+    fp.reader->feed(fp.head, spectra);
+    fp.head.clear();
+    fp.head.shrink_to_fit();
+  } else {
+    fp.reader->feed(plain, spectra);
+  }
+  if (block.last) {
+    fp.decompressor->finish();
+    fp.reader->finish(spectra);
+    const ReadStats& rs = fp.reader->stats();
+    st.report.spectra_read += rs.spectra_seen;
+    for (const auto& [reason, n] : rs.skipped) st.report.spectra_skipped[reason] += n;
+    st.files.erase(block.file_index);
+  }
+  st.stats.items += spectra.size();
+  for (const RawSpectrum& spectrum : spectra) {
+    PreparedSpectrum prepared = prepare_spectrum(spectrum, spec.search);
+    if (prepared.queries.empty()) {
+      st.report.spectra_skipped[prepared.skip_reason.empty() ? "no query" : prepared.skip_reason] +=
+          1;
+      continue;
+    }
+    st.report.spectra_searched += 1;
+    st.report.queries += prepared.queries.size();
+    for (Query& q : prepared.queries) out.push_back(std::move(q));
+  }
+}
+
+caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
+                           caf::actor coordinator) {
+  self->state.ctx = std::move(ctx);
+  self->state.sorter = std::move(sorter);
+  self->state.coordinator = std::move(coordinator);
+  return {
+      [self](ByteBlock& block) -> caf::result<BlockAck> {
+        auto& st = self->state;
+        BlockAck ack{block.job, block.file_index, block.offset, true};
+        if (st.failed || st.ctx->aborted) {
+          ack.ok = false;
+          return ack;
+        }
+        QueryBatch batch{block.job, {}};
+        BusyTimer timer;
+        try {
+          st.stats.bytes += block.bytes.size();
+          parse_block(st, block, batch.queries);
+        } catch (const std::exception& e) {
+          st.failed = true;
+          std::string message = e.what();
+          if (!dynamic_cast<const ParseError*>(&e)) {
+            message = st.ctx->spec.spectra_paths.at(block.file_index) + " (block at byte " +
+                      std::to_string(block.offset) + "): " + message;
+          }
+          report_failure(self, st.coordinator, *st.ctx, "parser", message);
+          ack.ok = false;
+          return ack;
+        }
+        st.stats.busy_seconds += timer.seconds();
+        if (batch.queries.empty()) return ack;
+        auto rp = self->make_response_promise<BlockAck>();
+        self->request(st.sorter, kBlockTimeout, std::move(batch))
+            .then([rp, ack](uint64_t) mutable { rp.deliver(ack); },
+                  [self, rp, ack](caf::error& err) mutable {
+                    auto& st = self->state;
+                    report_failure(self, st.coordinator, *st.ctx, "sorter",
+                                   "sorter failed: " + self->system().render(err));
+                    BlockAck failed = ack;
+                    failed.ok = false;
+                    rp.deliver(failed);
+                  });
+        return rp;
+      },
+      [self](InputDone&) -> StageReport {
+        auto& st = self->state;
+        StageReport report = st.report;
+        report.from = "parser";
+        report.stages["parser"] = st.stats;
+        return report;
+      },
+  };
+}
+
+// --- sorter -------------------------------------------------------------------------------------
+
+struct SorterState {
+  static inline const char* name = "ionflow.sorter";
+  JobPtr ctx;
+  caf::actor splitter, writer, coordinator;
+  std::unique_ptr<SortedRuns> runs;
+  bool finished = false;
+  bool reported = false;
+  bool failed = false;
+  StageStats stats;
+};
+
+using SorterActor = caf::stateful_actor<SorterState>;
+
+void sorter_fail(SorterActor* self, const std::exception& e) {
+  auto& st = self->state;
+  if (!st.failed) report_failure(self, st.coordinator, *st.ctx, "sorter", e.what());
+  st.failed = true;
+}
+
+caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, caf::actor writer,
+                           caf::actor coordinator) {
+  auto& st = self->state;
+  st.ctx = std::move(ctx);
+  st.splitter = std::move(splitter);
+  st.writer = std::move(writer);
+  st.coordinator = std::move(coordinator);
+  const JobSpec& spec = st.ctx->spec;
+  st.runs = std::make_unique<SortedRuns>(
+      spec.temp_directory.empty() ? spec.output_directory : spec.temp_directory,
+      spec.sorter_memory_budget_bytes);
+  return {
+      [self](QueryBatch& batch) -> uint64_t {
+        auto& st = self->state;
+        if (st.failed || st.finished) return 0;
+        BusyTimer timer;
+        try {
+          for (Query& q : batch.queries) st.runs->add(std::move(q));
+        } catch (const std::exception& e) {
+          sorter_fail(self, e);
+        }
+        st.stats.busy_seconds += timer.seconds();
+        uint64_t held = st.runs->stats().queries;
+        st.ctx->update_progress([held](JobProgress& p) { p.queries = held; });
+        return held;
+      },
+      [self](InputDone&) {
+        auto& st = self->state;
+        if (st.failed || st.finished) return;
+        BusyTimer timer;
+        try {
+          st.runs->finish();
+        } catch (const std::exception& e) {
+          sorter_fail(self, e);
+          return;
+        }
+        st.finished = true;
+        st.stats.busy_seconds += timer.seconds();
+        uint64_t total = st.runs->stats().queries;
+        uint32_t chunk = std::max<uint32_t>(1, st.ctx->spec.chunk_size);
+        st.ctx->update_progress(
+            [total, chunk](JobProgress& p) {
+              p.stage = "scoring";
+              p.queries = total;
+              p.chunks_total = (total + chunk - 1) / chunk;
+            },
+            true);
+        self->send(st.splitter, SortedReady{st.ctx->key, total});
+      },
+      [self](NextQueries& request) -> QueryBatch {
+        auto& st = self->state;
+        QueryBatch batch{st.ctx->key, {}};
+        if (st.failed || !st.finished) return batch;
+        BusyTimer timer;
+        try {
+          batch.queries.reserve(request.max_count);
+          st.runs->take(request.max_count, batch.queries);
+        } catch (const std::exception& e) {
+          sorter_fail(self, e);
+          batch.queries.clear();
+          return batch;
+        }
+        st.stats.busy_seconds += timer.seconds();
+        st.stats.items += batch.queries.size();
+        if (batch.queries.size() < request.max_count && !st.reported) {
+          st.reported = true;
+          const SortedRunsStats& rs = st.runs->stats();
+          st.stats.bytes = rs.bytes_spilled;
+          StageReport report;
+          report.job = st.ctx->key;
+          report.from = "sorter";
+          report.stages["sorter"] = st.stats;
+          self->send(st.writer, std::move(report));
+          st.runs.reset();  // removes the spill folder now
+        }
+        return batch;
+      },
+  };
+}
+
+// --- splitter -----------------------------------------------------------------------------------
+
+struct SplitterState {
+  static inline const char* name = "ionflow.splitter";
+  JobPtr ctx;
+  caf::actor pool, writer, coordinator, sorter;
+  bool index_ready = false;
+  bool sorted_ready = false;
+  bool pulling = false;
+  bool exhausted = false;
+  bool finished = false;
+  bool failed = false;
+  uint64_t next_seq = 0;
+  uint32_t in_flight = 0;
+  uint64_t chunks_done = 0;
+  uint64_t queries_scored = 0;
+  StageStats splitter_stats, scorer_stats;
+};
+
+using SplitterActor = caf::stateful_actor<SplitterState>;
+
+void splitter_fail(SplitterActor* self, const std::string& message) {
+  auto& st = self->state;
+  if (!st.failed) report_failure(self, st.coordinator, *st.ctx, "scorer", message);
+  st.failed = true;
+}
+
+uint32_t max_chunks_in_flight(const SplitterState& st) {
+  uint32_t limit = st.ctx->spec.max_chunks_in_flight;
+  if (limit == 0) limit = 2 * static_cast<uint32_t>(std::max(1, st.ctx->scorer_count()));
+  return limit;
+}
+
+void splitter_pump(SplitterActor* self);
+
+void splitter_maybe_finish(SplitterActor* self) {
+  auto& st = self->state;
+  if (!st.exhausted || st.in_flight > 0 || st.finished || st.failed) return;
+  st.finished = true;
+  StageReport report;
+  report.job = st.ctx->key;
+  report.from = "splitter";
+  report.stages["splitter"] = st.splitter_stats;
+  report.stages["scorer"] = st.scorer_stats;
+  self->send(st.writer, std::move(report));
+  self->send(st.writer, ChunksDone{st.ctx->key, st.next_seq});
+}
+
+void splitter_dispatch(SplitterActor* self, QueryChunk chunk) {
+  auto& st = self->state;
+  ++st.in_flight;
+  uint64_t seq = chunk.seq;
+  self->request(st.pool, kPoolTimeout, std::move(chunk))
+      .then(
+          [self](PsmBatch& batch) {
+            auto& st = self->state;
+            --st.in_flight;
+            if (st.failed) return;
+            ++st.chunks_done;
+            st.queries_scored += batch.queries_scored;
+            st.scorer_stats.busy_seconds += batch.scorer_busy_seconds;
+            st.scorer_stats.items += batch.queries_scored;
+            uint64_t done = st.chunks_done, scored = st.queries_scored;
+            st.ctx->update_progress([done, scored](JobProgress& p) {
+              p.chunks_done = done;
+              p.queries_scored = scored;
+            });
+            self->send(st.writer, std::move(batch));
+            splitter_pump(self);
+            splitter_maybe_finish(self);
+          },
+          [self, seq](caf::error& err) {
+            --self->state.in_flight;
+            splitter_fail(self, "scoring chunk " + std::to_string(seq) +
+                                    " failed: " + self->system().render(err));
+          });
+}
+
+void splitter_pump(SplitterActor* self) {
+  auto& st = self->state;
+  if (!st.index_ready || !st.sorted_ready || st.pulling || st.exhausted || st.failed) return;
+  if (st.ctx->aborted || st.ctx->cancel_requested()) return;
+  if (st.in_flight >= max_chunks_in_flight(st)) return;
+  st.pulling = true;
+  uint32_t chunk_size = std::max<uint32_t>(1, st.ctx->spec.chunk_size);
+  self->request(st.sorter, kSorterTimeout, NextQueries{st.ctx->key, chunk_size})
+      .then(
+          [self, chunk_size](QueryBatch& batch) {
+            auto& st = self->state;
+            st.pulling = false;
+            if (st.failed) return;
+            BusyTimer timer;
+            if (batch.queries.size() < chunk_size) st.exhausted = true;
+            if (!batch.queries.empty()) {
+              st.splitter_stats.items += 1;
+              QueryChunk chunk{st.ctx->key, st.next_seq++, std::move(batch.queries)};
+              st.splitter_stats.busy_seconds += timer.seconds();
+              splitter_dispatch(self, std::move(chunk));
+            }
+            splitter_pump(self);
+            splitter_maybe_finish(self);
+          },
+          [self](caf::error& err) {
+            self->state.pulling = false;
+            splitter_fail(self, "sorter failed: " + self->system().render(err));
+          });
+}
+
+caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, caf::actor writer,
+                             caf::actor coordinator) {
+  auto& st = self->state;
+  st.ctx = std::move(ctx);
+  st.pool = std::move(pool);
+  st.writer = std::move(writer);
+  st.coordinator = std::move(coordinator);
+  return {
+      [self](IndexReady&) {
+        self->state.index_ready = true;
+        splitter_pump(self);
+      },
+      [self](SortedReady&) {
+        auto& st = self->state;
+        st.sorter = caf::actor_cast<caf::actor>(self->current_sender());
+        st.sorted_ready = true;
+        splitter_pump(self);
+      },
+  };
+}
+
+// --- writer -------------------------------------------------------------------------------------
+
+struct WriterState {
+  static inline const char* name = "ionflow.writer";
+  JobPtr ctx;
+  caf::actor coordinator;
+  std::map<uint64_t, std::vector<Psm>> batches;  // by chunk seq
+  StageReport report;
+  std::vector<std::string> reports_from;
+  int64_t chunks_expected = -1;
+  bool done = false;
+  StageStats stats;
+};
+
+using WriterActor = caf::stateful_actor<WriterState>;
+
+bool has_report(const WriterState& st, const char* from) {
+  return std::find(st.reports_from.begin(), st.reports_from.end(), from) != st.reports_from.end();
+}
+
+void writer_finish(WriterActor* self) {
+  auto& st = self->state;
+  const JobSpec& spec = st.ctx->spec;
+  st.ctx->update_progress([](JobProgress& p) { p.stage = "writing"; }, true);
+  BusyTimer timer;
+  try {
+    // Chunk order is the sorter's order: deterministic whatever the completion order.
+    std::vector<Psm> psms;
+    size_t total = 0;
+    for (const auto& [seq, batch] : st.batches) total += batch.size();
+    psms.reserve(total);
+    for (auto& [seq, batch] : st.batches) {
+      for (Psm& p : batch) psms.push_back(std::move(p));
+      std::vector<Psm>().swap(batch);
+    }
+    st.batches.clear();
+    psms = finalize_psms(std::move(psms), spec.search);
+    if (st.ctx->aborted || st.ctx->cancel_requested()) return;
+
+    PendingFiles pending;
+    write_result_formats(spec, psms, pending);
+    if (st.ctx->aborted || st.ctx->cancel_requested()) return;
+
+    JobSummary summary;
+    const StageReport& r = st.report;
+    summary.spectra_read = r.spectra_read;
+    summary.spectra_skipped = r.spectra_skipped;
+    summary.spectra_searched = r.spectra_searched;
+    summary.queries = r.queries;
+    summary.psms = psms.size();
+    FdrCounts fdr = count_at_1pct(psms);
+    summary.psms_at_1pct = fdr.psms;
+    summary.peptides_at_1pct = fdr.peptides;
+    summary.proteins_at_1pct = fdr.proteins;
+    summary.peptides_in_index = r.peptides_in_index;
+    summary.stages = r.stages;
+    st.stats.items += psms.size();
+    st.stats.busy_seconds += timer.seconds();
+    summary.stages["writer"] = st.stats;
+    summary.input_sha256 = r.input_sha256;
+    for (const std::string& name : result_file_names(spec)) {
+      summary.output_files.push_back(
+          (std::filesystem::path(spec.output_directory) / name).string());
+    }
+    summary.wall_seconds = st.ctx->elapsed_seconds();
+    summary.peak_rss_bytes = peak_rss_bytes();
+    write_results_json(spec, summary, pending);
+    pending.commit();
+    st.ctx->update_progress([](JobProgress& p) { p.stage = "done"; }, true);
+    self->send(st.coordinator, std::move(summary));
+  } catch (const std::exception& e) {
+    report_failure(self, st.coordinator, *st.ctx, "writer", e.what());
+  }
+}
+
+void writer_maybe_finish(WriterActor* self) {
+  auto& st = self->state;
+  if (st.done || st.chunks_expected < 0) return;
+  if (st.batches.size() != static_cast<uint64_t>(st.chunks_expected)) return;
+  for (const char* from : {"database", "reader", "sorter", "splitter"}) {
+    if (!has_report(st, from)) return;
+  }
+  st.done = true;
+  writer_finish(self);
+}
+
+caf::behavior writer_actor(WriterActor* self, JobPtr ctx, caf::actor coordinator) {
+  self->state.ctx = std::move(ctx);
+  self->state.coordinator = std::move(coordinator);
+  return {
+      [self](PsmBatch& batch) {
+        auto& st = self->state;
+        st.batches[batch.seq] = std::move(batch.psms);
+        writer_maybe_finish(self);
+      },
+      [self](StageReport& report) {
+        auto& st = self->state;
+        st.reports_from.push_back(report.from);
+        merge_stage_report(st.report, report);
+        writer_maybe_finish(self);
+      },
+      [self](ChunksDone& done) {
+        self->state.chunks_expected = static_cast<int64_t>(done.chunks);
+        writer_maybe_finish(self);
+      },
+  };
+}
+
+}  // namespace
+
+std::vector<caf::actor> JobActors::all() const {
+  std::vector<caf::actor> out{reader};
+  out.insert(out.end(), parsers.begin(), parsers.end());
+  out.push_back(sorter);
+  out.push_back(splitter);
+  out.push_back(writer);
+  return out;
+}
+
+JobActors spawn_job_pipeline(caf::actor_system& sys, std::shared_ptr<JobContext> ctx,
+                             caf::actor pool, caf::actor coordinator) {
+  JobActors a;
+  int parsers = std::clamp(ctx->spec.parsers, 1, 4);
+  a.writer = sys.spawn<caf::detached>(writer_actor, ctx, coordinator);
+  a.splitter = sys.spawn(splitter_actor, ctx, pool, a.writer, coordinator);
+  a.sorter = sys.spawn<caf::detached>(sorter_actor, ctx, a.splitter, a.writer, coordinator);
+  for (int i = 0; i < parsers; ++i) {
+    a.parsers.push_back(sys.spawn<caf::detached>(parser_actor, ctx, a.sorter, coordinator));
+  }
+  a.reader =
+      sys.spawn<caf::detached>(reader_actor, ctx, a.parsers, a.sorter, a.writer, coordinator);
+  return a;
+}
+
+}  // namespace ionflow

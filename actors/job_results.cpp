@@ -1,0 +1,257 @@
+#include "actors/job_results.hpp"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/result_writer.hpp"
+#include "io/zstd_stream.hpp"
+
+namespace ionflow {
+namespace fs = std::filesystem;
+
+const char* ionflow_version() {
+#ifdef IONFLOW_VERSION
+  return IONFLOW_VERSION;
+#else
+  return "0.1.0";
+#endif
+}
+
+namespace {
+
+struct Format {
+  const char* key;   // JobSpec::output_formats entry
+  const char* file;  // file name without the .zst suffix
+  void (*write)(std::ostream&, const std::vector<Psm>&, const ResultContext&);
+};
+
+constexpr Format kFormats[] = {
+    {"tsv", "results.tsv", &write_tsv},
+    {"mzid", "results.mzid", &write_mzidentml},
+    {"pepxml", "results.pep.xml", &write_pepxml},
+    {"pin", "results.pin", &write_pin},
+};
+
+const Format& find_format(const std::string& key) {
+  for (const Format& f : kFormats) {
+    if (key == f.key) return f;
+  }
+  throw std::runtime_error("unknown output format '" + key + "' (expected tsv, mzid, pepxml, pin)");
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string q(const std::string& s) {
+  return "\"" + json_escape(s) + "\"";
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6f", v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> result_file_names(const JobSpec& spec) {
+  std::vector<std::string> names;
+  for (const std::string& key : spec.output_formats) {
+    std::string name = find_format(key).file;
+    if (spec.zstd) name += ".zst";
+    names.push_back(name);
+  }
+  names.push_back("results.json");
+  return names;
+}
+
+void remove_job_outputs(const JobSpec& spec) {
+  std::vector<std::string> names;
+  try {
+    names = result_file_names(spec);
+  } catch (const std::exception&) {
+    names = {"results.json"};
+  }
+  for (const std::string& name : names) {
+    std::error_code ec;
+    fs::remove(fs::path(spec.output_directory) / name, ec);
+    fs::remove(fs::path(spec.output_directory) / (name + ".tmp"), ec);
+  }
+}
+
+FdrCounts count_at_1pct(const std::vector<Psm>& psms) {
+  FdrCounts c;
+  std::set<std::string> peptides, proteins;
+  for (const Psm& p : psms) {
+    if (p.rank != 1 || p.decoy) continue;
+    if (p.spectrum_q <= 0.01) ++c.psms;
+    if (p.peptide_q <= 0.01) peptides.insert(p.proforma);
+    if (p.protein_q <= 0.01) {
+      for (const PeptideEvidence& e : p.evidence) {
+        if (!e.decoy) proteins.insert(e.protein_accession);
+      }
+    }
+  }
+  c.peptides = peptides.size();
+  c.proteins = proteins.size();
+  return c;
+}
+
+PendingFiles::~PendingFiles() {
+  for (const auto& [tmp, final_path] : files_) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+  }
+}
+
+std::string PendingFiles::add(const std::string& directory, const std::string& name) {
+  std::string final_path = (fs::path(directory) / name).string();
+  std::string tmp = final_path + ".tmp";
+  files_.emplace_back(tmp, final_path);
+  return tmp;
+}
+
+std::vector<std::string> PendingFiles::commit() {
+  std::vector<std::string> out;
+  for (const auto& [tmp, final_path] : files_) {
+    std::error_code ec;
+    fs::rename(tmp, final_path, ec);
+    if (ec)
+      throw std::runtime_error("cannot rename " + tmp + " to " + final_path + ": " + ec.message());
+    out.push_back(final_path);
+  }
+  files_.clear();
+  return out;
+}
+
+void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms,
+                          PendingFiles& pending) {
+  ResultContext context;
+  context.params = &spec.search;
+  context.spectra_paths = spec.spectra_paths;
+  context.fasta_path = spec.fasta_path;
+  context.software_version = ionflow_version();
+  for (const std::string& key : spec.output_formats) {
+    const Format& format = find_format(key);
+    std::string name = format.file;
+    if (spec.zstd) name += ".zst";
+    std::string tmp = pending.add(spec.output_directory, name);
+    if (spec.zstd) {
+      ZstdOutputStream out(tmp);
+      format.write(out, psms, context);
+      out.close();
+    } else {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      if (!out) throw std::runtime_error("cannot create " + tmp);
+      format.write(out, psms, context);
+      out.close();
+      if (!out) throw std::runtime_error("cannot write " + tmp);
+    }
+  }
+}
+
+void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& pending) {
+  std::ostringstream j;
+  j << "{\n";
+  j << "  \"software\": \"ionflow\",\n";
+  j << "  \"version\": " << q(ionflow_version()) << ",\n";
+  j << "  \"job_id\": " << q(spec.id) << ",\n";
+  j << "  \"parameters\": "
+    << (spec.effective_parameters_json.empty() ? std::string("{}") : spec.effective_parameters_json)
+    << ",\n";
+  j << "  \"inputs\": [";
+  bool first = true;
+  auto input = [&](const std::string& path, const char* kind) {
+    auto it = s.input_sha256.find(path);
+    j << (first ? "\n" : ",\n") << "    {\"path\": " << q(path) << ", \"kind\": \"" << kind
+      << "\", \"sha256\": " << q(it == s.input_sha256.end() ? "" : it->second) << "}";
+    first = false;
+  };
+  for (const std::string& path : spec.spectra_paths) input(path, "spectra");
+  input(spec.fasta_path, "fasta");
+  j << "\n  ],\n";
+  j << "  \"summary\": {\n";
+  j << "    \"spectra_read\": " << s.spectra_read << ",\n";
+  j << "    \"spectra_skipped\": {";
+  first = true;
+  for (const auto& [reason, n] : s.spectra_skipped) {
+    j << (first ? "" : ", ") << q(reason) << ": " << n;
+    first = false;
+  }
+  j << "},\n";
+  j << "    \"spectra_searched\": " << s.spectra_searched << ",\n";
+  j << "    \"queries\": " << s.queries << ",\n";
+  j << "    \"psms\": " << s.psms << ",\n";
+  j << "    \"psms_at_1pct_fdr\": " << s.psms_at_1pct << ",\n";
+  j << "    \"peptides_at_1pct_fdr\": " << s.peptides_at_1pct << ",\n";
+  j << "    \"proteins_at_1pct_fdr\": " << s.proteins_at_1pct << ",\n";
+  j << "    \"peptides_in_index\": " << s.peptides_in_index << ",\n";
+  j << "    \"wall_seconds\": " << num(s.wall_seconds) << ",\n";
+  j << "    \"peak_rss_bytes\": " << s.peak_rss_bytes << ",\n";
+  j << "    \"stages\": {";
+  first = true;
+  for (const auto& [name, st] : s.stages) {
+    j << (first ? "\n" : ",\n") << "      " << q(name)
+      << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
+      << ", \"bytes\": " << st.bytes << "}";
+    first = false;
+  }
+  j << "\n    }\n  },\n";
+  j << "  \"output_files\": [";
+  first = true;
+  for (const std::string& f : s.output_files) {
+    j << (first ? "" : ", ") << q(fs::path(f).filename().string());
+    first = false;
+  }
+  j << "]\n}\n";
+  std::string tmp = pending.add(spec.output_directory, "results.json");
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot create " + tmp);
+  out << j.str();
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + tmp);
+}
+
+uint64_t peak_rss_bytes() {
+  struct rusage usage {};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+}  // namespace ionflow

@@ -1,0 +1,63 @@
+// The result files of one job, as the writer actor produces them (plain C++, no actor code):
+// every requested format (results.tsv, results.mzid, results.pep.xml, results.pin; with
+// JobSpec::zstd each gets ".zst") and results.json, written to "<name>.tmp" in the output
+// directory and renamed to "<name>" only when all files are complete.
+//
+// results.json holds the software version, JobSpec::effective_parameters_json (verbatim, or {}
+// when empty), the SHA-256 of every input and the JobSummary (counts, per-stage busy seconds,
+// items and bytes, wall time, peak RSS).
+// Errors: std::runtime_error naming the file; on error the .tmp files are removed.
+// Thread-safety: none needed; used by the job's writer only.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "messages/job.hpp"
+#include "scoring/psm.hpp"
+
+namespace ionflow {
+
+// The software version written into results.json (IONFLOW_VERSION when defined at build time).
+const char* ionflow_version();
+
+// Final file names (no directory) the job produces, results.json last.
+std::vector<std::string> result_file_names(const JobSpec& spec);
+
+// Removes "<name>" and "<name>.tmp" of every result file of `spec` from its output directory
+// (after a failed or cancelled job). Never throws.
+void remove_job_outputs(const JobSpec& spec);
+
+struct FdrCounts {
+  uint64_t psms = 0;      // target rank-1 PSMs with spectrum_q <= 0.01
+  uint64_t peptides = 0;  // distinct ProForma of those with peptide_q <= 0.01
+  uint64_t proteins = 0;  // distinct target accessions of those with protein_q <= 0.01
+};
+FdrCounts count_at_1pct(const std::vector<Psm>& psms);
+
+// Temporary files renamed together: add() each written "<final>.tmp", then commit() renames all;
+// the destructor removes any that were not committed.
+class PendingFiles {
+ public:
+  ~PendingFiles();
+  // "<directory>/<name>.tmp"; remembered for commit().
+  std::string add(const std::string& directory, const std::string& name);
+  // Renames every .tmp to its final name; returns the final paths. Throws std::runtime_error.
+  std::vector<std::string> commit();
+
+ private:
+  std::vector<std::pair<std::string, std::string>> files_;  // tmp, final
+};
+
+// Writes every requested format of `psms` (finalize_psms order) as .tmp files into `pending`.
+// Throws std::runtime_error (unknown format, I/O).
+void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms, PendingFiles& pending);
+
+// Writes results.json (as .tmp) into `pending`.
+void write_results_json(const JobSpec& spec, const JobSummary& summary, PendingFiles& pending);
+
+// The peak resident set size of this process so far (getrusage ru_maxrss), bytes.
+uint64_t peak_rss_bytes();
+
+}  // namespace ionflow

@@ -1,0 +1,214 @@
+// The scorer pool shared by all jobs of a SearchRuntime, and its scorers (see pipeline.hpp).
+//
+// The pool forwards each QueryChunk to the least-loaded scorer with request(...).then(...) and
+// keeps the chunk until a PsmBatch comes back; on any error (the scorer threw, died, was removed
+// with queued work, timed out) the chunk is sent again to another scorer, at most
+// kMaxChunkAttempts times. Scorers are detached actors (one thread each, so the pool size is the
+// number of cores scoring) linked to the pool; a scorer that dies is replaced.
+#include <caf/all.hpp>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/pipeline.hpp"
+#include "messages/registration.hpp"
+#include "scoring/search.hpp"
+
+namespace ionflow {
+namespace {
+
+// --- scorer -------------------------------------------------------------------------------------
+
+struct ScorerState {
+  static inline const char* name = "ionflow.scorer";
+  std::shared_ptr<JobRegistry> registry;
+  // One SpectrumScorer per job; it holds the job's shared, read-only PeptideIndex.
+  std::map<uint64_t, std::unique_ptr<SpectrumScorer>> scorers;
+};
+
+using ScorerActor = caf::stateful_actor<ScorerState>;
+
+caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> registry) {
+  self->state.registry = std::move(registry);
+  return {
+      [self](QueryChunk& chunk) -> caf::result<PsmBatch> {
+        auto& st = self->state;
+        BusyTimer timer;
+        auto it = st.scorers.find(chunk.job);
+        if (it == st.scorers.end()) {
+          std::shared_ptr<const JobScoring> job = st.registry->find(chunk.job);
+          if (!job) {
+            return caf::make_error(caf::sec::runtime_error,
+                                   "job " + std::to_string(chunk.job) + " is not registered");
+          }
+          try {
+            auto scorer = std::make_unique<SpectrumScorer>(job->index, job->params);
+            it = st.scorers.emplace(chunk.job, std::move(scorer)).first;
+          } catch (const std::exception& e) {
+            return caf::make_error(caf::sec::runtime_error, std::string(e.what()));
+          }
+        }
+        PsmBatch batch;
+        batch.job = chunk.job;
+        batch.seq = chunk.seq;
+        for (const Query& q : chunk.queries) {
+          try {
+            std::vector<Psm> psms = it->second->score(q);
+            for (Psm& p : psms) batch.psms.push_back(std::move(p));
+          } catch (const std::exception& e) {
+            return caf::make_error(caf::sec::runtime_error,
+                                   "scoring file " + std::to_string(q.file_index) + " spectrum " +
+                                       std::to_string(q.spectrum_index) + " (" + q.native_id +
+                                       ") charge " + std::to_string(q.charge) + ": " + e.what());
+          }
+        }
+        batch.queries_scored = chunk.queries.size();
+        batch.scorer_busy_seconds = timer.seconds();
+        return batch;
+      },
+      [self](ForgetJob& forget) { self->state.scorers.erase(forget.job); },
+  };
+}
+
+// --- pool ---------------------------------------------------------------------------------------
+
+struct PendingChunk {
+  QueryChunk chunk;
+  caf::typed_response_promise<PsmBatch> promise;
+  int attempts = 0;
+  caf::actor_addr last_scorer;
+};
+
+struct PoolState {
+  static inline const char* name = "ionflow.scorer_pool";
+  std::shared_ptr<JobRegistry> registry;
+  std::vector<caf::actor> scorers;
+  std::set<caf::actor_addr> spawned;    // every scorer ever linked, removed ones included
+  std::map<caf::actor_addr, int> load;  // chunks outstanding per scorer
+  int target = 1;
+  uint64_t next_work = 0;
+  std::map<uint64_t, PendingChunk> work;
+};
+
+using PoolActor = caf::stateful_actor<PoolState>;
+
+void pool_add_scorer(PoolActor* self) {
+  auto& st = self->state;
+  caf::actor scorer = self->spawn<caf::detached>(scorer_actor, st.registry);
+  self->monitor(scorer);
+  self->link_to(scorer);
+  st.load[scorer.address()] = 0;
+  st.spawned.insert(scorer.address());
+  st.scorers.push_back(scorer);
+}
+
+void pool_resize(PoolActor* self, int count) {
+  auto& st = self->state;
+  st.target = std::max(1, count);
+  while (static_cast<int>(st.scorers.size()) < st.target) pool_add_scorer(self);
+  while (static_cast<int>(st.scorers.size()) > st.target) {
+    // Take it out of rotation first; the chunks it holds are still processed before the exit
+    // (mailbox order), and anything lost is retried by the error handler.
+    caf::actor scorer = st.scorers.back();
+    st.scorers.pop_back();
+    st.load.erase(scorer.address());
+    self->unlink_from(scorer);
+    self->send_exit(scorer, caf::exit_reason::user_shutdown);
+  }
+}
+
+void pool_dispatch(PoolActor* self, uint64_t id) {
+  auto& st = self->state;
+  auto it = st.work.find(id);
+  if (it == st.work.end()) return;
+  PendingChunk& pending = it->second;
+  if (st.scorers.empty()) pool_resize(self, st.target);
+  // Least outstanding chunks; on a retry avoid the scorer that failed when another exists.
+  caf::actor chosen;
+  int best = 0;
+  for (const caf::actor& s : st.scorers) {
+    int load = st.load[s.address()];
+    if (st.scorers.size() > 1 && s.address() == pending.last_scorer) load += 1 << 20;
+    if (!chosen || load < best) {
+      chosen = s;
+      best = load;
+    }
+  }
+  ++pending.attempts;
+  pending.last_scorer = chosen.address();
+  ++st.load[chosen.address()];
+  self->request(chosen, kScorerTimeout, pending.chunk)
+      .then(
+          [self, id, chosen](PsmBatch& batch) {
+            auto& st = self->state;
+            auto load = st.load.find(chosen.address());
+            if (load != st.load.end()) --load->second;
+            auto it = st.work.find(id);
+            if (it == st.work.end()) return;
+            it->second.promise.deliver(std::move(batch));
+            st.work.erase(it);
+          },
+          [self, id, chosen](caf::error& err) {
+            auto& st = self->state;
+            auto load = st.load.find(chosen.address());
+            if (load != st.load.end()) --load->second;
+            auto it = st.work.find(id);
+            if (it == st.work.end()) return;
+            if (it->second.attempts >= kMaxChunkAttempts) {
+              it->second.promise.deliver(caf::make_error(
+                  caf::sec::runtime_error, "chunk " + std::to_string(it->second.chunk.seq) +
+                                               " failed " + std::to_string(kMaxChunkAttempts) +
+                                               " times, last: " + self->system().render(err)));
+              st.work.erase(it);
+              return;
+            }
+            pool_dispatch(self, id);
+          });
+}
+
+caf::behavior pool_actor(PoolActor* self, std::shared_ptr<JobRegistry> registry, int scorers) {
+  self->state.registry = std::move(registry);
+  // A dead scorer is replaced; its chunks come back through the request error handlers.
+  self->set_down_handler([self](caf::down_msg& down) {
+    auto& st = self->state;
+    auto it = std::find_if(st.scorers.begin(), st.scorers.end(),
+                           [&](const caf::actor& s) { return s.address() == down.source; });
+    if (it == st.scorers.end()) return;  // removed on purpose
+    st.load.erase(it->address());
+    st.scorers.erase(it);
+    pool_resize(self, st.target);
+  });
+  // Exits from linked scorers are handled as down messages; any other exit stops the pool.
+  self->set_exit_handler([self](caf::exit_msg& exit) {
+    auto& st = self->state;
+    if (st.spawned.count(exit.source) == 0) self->quit(exit.reason);
+  });
+  pool_resize(self, scorers);
+  return {
+      [self](QueryChunk& chunk) -> caf::result<PsmBatch> {
+        auto& st = self->state;
+        auto promise = self->make_response_promise<PsmBatch>();
+        uint64_t id = st.next_work++;
+        st.work.emplace(id, PendingChunk{std::move(chunk), promise, 0, {}});
+        pool_dispatch(self, id);
+        return promise;
+      },
+      [self](ResizePool& resize) { pool_resize(self, resize.scorers); },
+      [self](ForgetJob& forget) {
+        for (const caf::actor& s : self->state.scorers) self->send(s, forget);
+      },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_scorer_pool(caf::actor_system& sys, std::shared_ptr<JobRegistry> registry,
+                             int scorers) {
+  return sys.spawn(pool_actor, std::move(registry), scorers);
+}
+
+}  // namespace ionflow

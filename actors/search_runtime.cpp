@@ -1,0 +1,216 @@
+// SearchRuntime: the actor system, the shared scorer pool, and run() as the coordinator of one
+// job (spawns the job's actors, builds the peptide index meanwhile, waits for the JobSummary or a
+// JobFailure, stops the actors and cleans up).
+#include "actors/search_runtime.hpp"
+
+#include <sched.h>
+
+#include <caf/all.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "actors/job_results.hpp"
+#include "actors/pipeline.hpp"
+#include "io/decompression.hpp"
+#include "io/fasta_reader.hpp"
+#include "io/sha256.hpp"
+#include "messages/registration.hpp"
+#include "scoring/peptide_index.hpp"
+
+namespace ionflow {
+namespace {
+
+int usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Reads the FASTA file sequentially (decompressing gzip/zstd), checksums the bytes on disk,
+// parses it and builds the peptide index. Throws (ParseError, std::runtime_error, ...).
+std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::string& sha256_hex,
+                                                  StageStats& stats) {
+  BusyTimer timer;
+  std::ifstream in(job.fasta_path, std::ios::binary);
+  if (!in) throw std::runtime_error(job.fasta_path + ": cannot open protein database");
+  Decompressor decompressor(job.fasta_path);
+  Sha256 sha;
+  std::string content;
+  std::string block(4u << 20, '\0');
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    std::streamsize n = in.gcount();
+    if (n <= 0) break;
+    std::string_view bytes(block.data(), static_cast<size_t>(n));
+    sha.update(bytes);
+    stats.bytes += static_cast<uint64_t>(n);
+    decompressor.feed(bytes, content);
+  }
+  if (in.bad()) throw std::runtime_error(job.fasta_path + ": read error");
+  decompressor.finish();
+  sha256_hex = sha.hex_digest();
+  FastaOptions options;
+  options.decoy_tag = job.search.database.decoy_tag;
+  options.tag_is_suffix = job.search.database.decoy_tag_is_suffix;
+  std::vector<Protein> proteins = parse_fasta(content, job.fasta_path, options);
+  std::string().swap(content);
+  auto index = build_peptide_index(std::move(proteins), job.search);
+  stats.items = index->peptides.size();
+  stats.busy_seconds = timer.seconds();
+  return index;
+}
+
+void validate(JobSpec& job) {
+  if (job.spectra_paths.empty()) throw JobError("job " + job.id + ": no spectra files");
+  if (job.fasta_path.empty()) throw JobError("job " + job.id + ": no FASTA file");
+  if (job.parsers < 1 || job.parsers > 4) {
+    throw JobError("job " + job.id + ": parsers must be 1..4, got " + std::to_string(job.parsers));
+  }
+  if (job.chunk_size == 0) throw JobError("job " + job.id + ": chunk_size must be >= 1");
+  if (job.output_directory.empty()) job.output_directory = ".";
+  try {
+    result_file_names(job);  // rejects unknown formats
+  } catch (const std::exception& e) {
+    throw JobError("job " + job.id + ": " + e.what());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(job.output_directory, ec);
+  if (ec) {
+    throw JobError("job " + job.id + ": cannot create output directory " + job.output_directory +
+                   ": " + ec.message());
+  }
+  if (!job.temp_directory.empty()) std::filesystem::create_directories(job.temp_directory, ec);
+}
+
+}  // namespace
+
+struct SearchRuntime::Impl {
+  Options options;
+  int licensed = 1;
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  std::shared_ptr<JobRegistry> registry = std::make_shared<JobRegistry>();
+  std::atomic<int> scorers{1};
+  std::atomic<uint64_t> next_job{1};
+  caf::actor pool;
+};
+
+SearchRuntime::SearchRuntime(Options options) : impl_(std::make_unique<Impl>()) {
+  Impl& im = *impl_;
+  im.options = options;
+  int cores = usable_cores();
+  im.licensed = options.licensed_cores > 0 ? options.licensed_cores : cores;
+  int initial = options.scorers > 0 ? options.scorers : std::min(im.licensed, cores);
+  initial = std::clamp(initial, 1, im.licensed);
+  im.scorers = initial;
+  register_message_types(im.cfg);
+  int threads = options.scheduler_threads > 0 ? options.scheduler_threads : std::max(2, cores);
+  im.cfg.set("scheduler.max-threads", threads);
+  im.sys = std::make_unique<caf::actor_system>(im.cfg);
+  im.pool = spawn_scorer_pool(*im.sys, im.registry, initial);
+}
+
+SearchRuntime::~SearchRuntime() {
+  Impl& im = *impl_;
+  caf::anon_send_exit(im.pool, caf::exit_reason::user_shutdown);
+  im.pool = nullptr;
+  im.sys.reset();  // waits for every actor (the scorers stop with the pool)
+}
+
+int SearchRuntime::set_scorer_count(int count) {
+  int n = std::clamp(count, 1, impl_->licensed);
+  impl_->scorers = n;
+  caf::anon_send(impl_->pool, ResizePool{n});
+  return n;
+}
+
+int SearchRuntime::scorer_count() const {
+  return impl_->scorers.load();
+}
+int SearchRuntime::licensed_cores() const {
+  return impl_->licensed;
+}
+
+JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
+  Impl& im = *impl_;
+  JobSpec job = job_in;
+  validate(job);
+  const uint64_t key = im.next_job++;
+  auto ctx = std::make_shared<JobContext>(key, job, control, &im.scorers);
+
+  caf::scoped_actor self{*im.sys};
+  JobActors actors = spawn_job_pipeline(*im.sys, ctx, im.pool, caf::actor_cast<caf::actor>(self));
+  std::vector<caf::actor> all = actors.all();
+  for (const caf::actor& a : all) self->monitor(a);
+
+  JobSummary summary;
+  bool finished = false;
+  bool cancelled = false;
+  std::string error;
+  size_t downs = 0;
+
+  // The database is built here while the actors read, parse and sort the spectra.
+  try {
+    StageReport database;
+    database.job = key;
+    database.from = "database";
+    std::string fasta_sha;
+    StageStats stats;
+    auto index = load_database(job, fasta_sha, stats);
+    im.registry->add(key, std::make_shared<JobScoring>(JobScoring{index, job.search}));
+    database.stages["database"] = stats;
+    database.input_sha256[job.fasta_path] = fasta_sha;
+    database.peptides_in_index = index->peptides.size();
+    self->send(actors.writer, std::move(database));
+    self->send(actors.splitter, IndexReady{key, index->peptides.size(), stats});
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+
+  while (!finished && !cancelled && error.empty()) {
+    self->receive(
+        [&](JobSummary& s) {
+          summary = std::move(s);
+          finished = true;
+        },
+        [&](JobFailure& f) {
+          if (f.job != key) return;
+          if (f.cancelled) {
+            cancelled = true;
+          } else {
+            error = f.message;
+          }
+        },
+        [&](caf::down_msg& down) {
+          ++downs;
+          error = "pipeline actor stopped unexpectedly: " + im.sys->render(down.reason);
+        },
+        caf::after(std::chrono::milliseconds(100)) >> [] {});
+    if (!finished && control && control->cancel.load()) cancelled = true;
+  }
+
+  // Stop the job's actors and wait until they are gone (temp and spill files closed).
+  if (!finished) ctx->aborted = true;
+  for (const caf::actor& a : all) self->send_exit(a, caf::exit_reason::user_shutdown);
+  bool waiting = true;
+  while (waiting && downs < all.size()) {
+    self->receive([&](caf::down_msg&) { ++downs; }, [&](JobFailure&) {}, [&](JobSummary&) {},
+                  caf::after(std::chrono::seconds(120)) >> [&] { waiting = false; });
+  }
+  im.registry->remove(key);
+  caf::anon_send(im.pool, ForgetJob{key});
+
+  if (finished) return summary;
+  remove_job_outputs(job);
+  if (cancelled) throw JobCancelled("job " + job.id + " cancelled");
+  throw JobError(error);
+}
+
+}  // namespace ionflow

@@ -1,0 +1,55 @@
+// Job-level messages between the pipeline stages, the writer and the job's coordinator.
+//   StageReport  a stage's statistics and counts at its end (reader with the merged parser
+//                reports, sorter, splitter with the scorers' busy time) -> writer, which merges
+//                them into the JobSummary. `from` names the sender ("reader", "sorter", ...).
+//   IndexReady   coordinator -> splitter: the job's PeptideIndex is registered; chunks may be
+//                dispatched. Carries the database stage's statistics.
+//   ChunksDone   splitter -> writer: every chunk was scored and sent; `chunks` is their number.
+//   JobFailure   any stage -> coordinator: the job must end; `message` names the file and byte
+//                offset or line where known. The coordinator stops the job and throws JobError.
+//   The writer's final message to the coordinator is the JobSummary (messages/job.hpp).
+// Plain value types; CAF inspectors in messages/registration.hpp.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "messages/job.hpp"
+
+namespace ionflow {
+
+struct StageReport {
+  uint64_t job = 0;
+  std::string from;
+  std::map<std::string, StageStats> stages;  // stage name -> stats
+  uint64_t spectra_read = 0;
+  uint64_t spectra_searched = 0;
+  uint64_t queries = 0;
+  std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
+  std::map<std::string, std::string> input_sha256;  // path -> hex checksum
+  uint64_t peptides_in_index = 0;
+};
+
+struct IndexReady {
+  uint64_t job = 0;
+  uint64_t peptides = 0;  // peptide forms in the index (targets and decoys)
+  StageStats database;    // reading the FASTA and building the index
+};
+
+struct ChunksDone {
+  uint64_t job = 0;
+  uint64_t chunks = 0;
+};
+
+struct JobFailure {
+  uint64_t job = 0;
+  std::string stage;    // "reader", "parser", ...
+  std::string message;  // "BSA1.mzML: (byte 18234): ..."
+  bool cancelled = false;
+};
+
+// Adds `from`'s statistics and counts into `into` (sums; checksums and stages merged).
+void merge_stage_report(StageReport& into, const StageReport& from);
+
+}  // namespace ionflow

@@ -1,0 +1,38 @@
+// Query messages of the hops parser -> sorter -> splitter.
+//   QueryBatch   parser -> sorter: the prepared queries of one block (request; empty reply).
+//                sorter -> splitter: the next queries in sorted order (reply to NextQueries).
+//   InputDone    reader -> parser (reply: StageReport of that parser) and reader -> sorter:
+//                no more queries will arrive.
+//   SortedReady  sorter -> splitter: all queries are sorted; `queries` is the total.
+//   NextQueries  splitter -> sorter: request for the next `max_count` queries in order; the
+//                reply holds fewer only at the end (an empty batch means exhausted).
+// Plain value types; CAF inspectors in messages/registration.hpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "scoring/query.hpp"
+
+namespace ionflow {
+
+struct QueryBatch {
+  uint64_t job = 0;
+  std::vector<Query> queries;
+};
+
+struct InputDone {
+  uint64_t job = 0;
+};
+
+struct SortedReady {
+  uint64_t job = 0;
+  uint64_t queries = 0;
+};
+
+struct NextQueries {
+  uint64_t job = 0;
+  uint32_t max_count = 0;
+};
+
+}  // namespace ionflow

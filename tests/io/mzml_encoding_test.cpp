@@ -277,5 +277,35 @@ TEST(MzmlEncoding, MalformedArraysSkipWithReason) {
   }
 }
 
+// Corrupt array bytes (random byte changes and truncations of numpress and zlib data, fixed
+// seed) never crash the reader: each spectrum is either emitted with equal-length arrays or
+// skipped with a reason, and the counts add up.
+TEST(MzmlEncoding, CorruptArraysNeverCrash) {
+  const Peaks& p = reference();
+  const std::string encoded[] = {numpress_linear(p.mz), numpress_pic(p.intensity),
+                                 numpress_slof(p.intensity), zlib(raw_f64(p.mz))};
+  const char* terms[] = {"MS:1002312", "MS:1002313", "MS:1002314", "MS:1000574"};
+  const std::string intensity = intensity_array({"MS:1000521"}, raw_f32(p.intensity));
+  uint32_t state = 12345;
+  auto next = [&state] { return state = state * 1103515245u + 12345u, state >> 8; };
+  uint64_t emitted = 0;
+  for (int round = 0; round < 400; ++round) {
+    const size_t which = round % 4;
+    std::string bytes = encoded[which];
+    for (int k = 0; k < 1 + round % 3; ++k)
+      bytes[next() % bytes.size()] = static_cast<char>(next());
+    if (round % 5 == 0) bytes.resize(next() % bytes.size());
+    const Result r =
+        read(document({mz_array({"MS:1000523", terms[which]}, bytes), intensity}, p.mz.size()));
+    uint64_t skipped = 0;
+    for (const auto& [reason, n] : r.stats.skipped) skipped += n;
+    ASSERT_EQ(r.stats.spectra_seen, 1u);
+    ASSERT_EQ(r.stats.spectra_emitted + skipped, 1u);
+    for (const auto& s : r.spectra) ASSERT_EQ(s.mz.size(), s.intensity.size());
+    emitted += r.stats.spectra_emitted;
+  }
+  EXPECT_LT(emitted, 400u);  // most corruptions are caught
+}
+
 }  // namespace
 }  // namespace ionflow

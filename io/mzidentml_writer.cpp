@@ -26,6 +26,9 @@
 //   MS:1001956 unspecific cleavage; units UO:0000221 dalton, UO:0000169 parts per million,
 //   UO:0000010 second. Modifications carry UNIMOD:<accession> with cvRef UNIMOD.
 //
+// Without PSMs the document is well-formed but cannot be schema-valid: the XSD requires at least
+// one SpectrumIdentificationResult per SpectrumIdentificationList.
+//
 // Numbers: masses as the shortest round-trip double; positions: Modification location 0 =
 // peptide N-terminus, 1..n residues, n+1 = C-terminus (spec 1.1.0 §6.42); PeptideEvidence
 // start/end 1-based inclusive. passThreshold = spectrum_q <= ResultContext::pass_threshold_q.
@@ -139,8 +142,15 @@ EnzymeCv enzyme_cv(const EnzymeParameters& enzyme) {
 // "(?<=[KR])(?!P)" for trypsin.
 std::string site_regexp(const EnzymeParameters& enzyme) {
   if (enzyme.cleave_at.empty()) return "(?<=[A-Z])";
-  std::string sites = "[" + enzyme.cleave_at + "]";
-  std::string restrict = enzyme.restrict.empty() ? "" : "[" + enzyme.restrict + "]";
+  // One residue stands alone, several form a class: "(?<=K)(?!P)", "(?<=[KR])(?!P)".
+  auto residue_class = [](const std::string& residues) {
+    if (residues.size() <= 1) return residues;
+    std::string text = "[";
+    text.append(residues).push_back(']');
+    return text;
+  };
+  const std::string sites = residue_class(enzyme.cleave_at);
+  const std::string restrict = residue_class(enzyme.restrict);
   if (enzyme.c_terminal) {
     return "(?<=" + sites + ")" + (restrict.empty() ? "" : "(?!" + restrict + ")");
   }
@@ -249,6 +259,7 @@ void write_header(TextOutput& out, const ResultContext& context) {
 }
 
 void write_sequence_collection(TextOutput& out, const std::vector<Psm>& psms, const Catalogue& c) {
+  if (c.proteins.empty()) return;  // optional element; the schema wants >= 1 DBSequence inside
   out.put("  <SequenceCollection>\n");
   for (uint32_t p = 0; p < c.proteins.size(); ++p) {
     out.put("    <DBSequence");
@@ -458,7 +469,9 @@ void write_inputs(TextOutput& out, const std::vector<Psm>& psms, const SearchPar
   out.put(">\n        <FileFormat>\n");
   cv_param(out, "          ", "MS:1001348", "FASTA format");
   out.put("        </FileFormat>\n        <DatabaseName>\n");
-  user_param(out, "          ", rf::file_name(context.fasta_path), "");
+  // name and value both carry the file name: readers differ in which one they take.
+  user_param(out, "          ", rf::file_name(context.fasta_path),
+             rf::file_name(context.fasta_path));
   out.put("        </DatabaseName>\n");
   cv_param(out, "        ", "MS:1001073", "database type amino acid");
   cv_param(out, "        ", "MS:1001197", "DB composition target+decoy");
@@ -523,8 +536,8 @@ void write_item(TextOutput& out, const Psm& psm, std::size_t item, const Catalog
     out.put("\"/>\n");
   }
   const std::string_view indent = "          ";
-  cv_param_double(out, indent, "MS:1001331", "X!Tandem:hyperscore", psm.hyperscore);
   cv_param_double(out, indent, "MS:1001330", "X!Tandem:expect", psm.evalue);
+  cv_param_double(out, indent, "MS:1001331", "X!Tandem:hyperscore", psm.hyperscore);
   cv_param_double(out, indent, "MS:1002354", "PSM-level q-value", psm.spectrum_q);
   cv_param_double(out, indent, "MS:1001868", "distinct peptide-level q-value", psm.peptide_q);
   cv_param(out, indent, "MS:1001121", "number of matched peaks", std::to_string(psm.matched_peaks));

@@ -59,11 +59,19 @@ void write_search_modification(TextOutput& out, const Modification& mod, bool fi
                       mod.position == ModificationPosition::kProteinNTerm;
   const bool protein = mod.position == ModificationPosition::kProteinNTerm ||
                        mod.position == ModificationPosition::kProteinCTerm;
-  std::string description = mod.name;
-  if (mod.unimod_accession > 0) {
-    if (!description.empty()) description.push_back(' ');
-    description.append("(UNIMOD:").append(std::to_string(mod.unimod_accession)).push_back(')');
-  }
+  // Mascot-style title, "Oxidation (M)", "Acetyl (Protein N-term)": the names OpenMS and the TPP
+  // resolve against Unimod. One entry per residue, so built per residue below.
+  auto description = [&](std::string_view site) {
+    if (mod.name.empty()) return std::string();
+    std::string text = mod.name;
+    text.append(" (").append(site).push_back(')');
+    return text;
+  };
+  const std::string_view terminus_site =
+      mod.position == ModificationPosition::kProteinNTerm   ? "Protein N-term"
+      : mod.position == ModificationPosition::kProteinCTerm ? "Protein C-term"
+      : n_side                                              ? "N-term"
+                                                            : "C-term";
   if (terminal && mod.residues.empty()) {
     out.put("    <terminal_modification");
     xml::put_attribute(out, "terminus", n_side ? "n" : "c");
@@ -71,7 +79,8 @@ void write_search_modification(TextOutput& out, const Modification& mod, bool fi
     xml::put_attribute(out, "mass", (n_side ? kNTermGroupDa : kCTermGroupDa) + mod.mass_delta_da);
     xml::put_attribute(out, "variable", variable);
     xml::put_attribute(out, "protein_terminus", protein ? "Y" : "N");
-    if (!description.empty()) xml::put_attribute(out, "description", description);
+    const std::string text = description(terminus_site);
+    if (!text.empty()) xml::put_attribute(out, "description", text);
     out.put("/>\n");
     return;
   }
@@ -86,7 +95,11 @@ void write_search_modification(TextOutput& out, const Modification& mod, bool fi
       xml::put_attribute(out, protein ? "protein_terminus" : "peptide_terminus",
                          n_side ? "n" : "c");
     }
-    if (!description.empty()) xml::put_attribute(out, "description", description);
+    std::string site;
+    if (terminal) site.append(terminus_site).push_back(' ');
+    site.push_back(residue);
+    const std::string text = description(site);
+    if (!text.empty()) xml::put_attribute(out, "description", text);
     out.put("/>\n");
   }
 }

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,7 +25,7 @@
 #include "scoring/psm.hpp"
 #include "scoring/search_parameters.hpp"
 
-namespace ionflow::testing {
+namespace ionflow::result_testing {
 
 inline constexpr double kCarbamidomethylDa = 57.021464;  // Unimod 4, monoisotopic
 inline constexpr double kOxidationDa = 15.994915;        // Unimod 35
@@ -336,4 +337,60 @@ inline std::vector<std::string> attribute_values(const std::string& xml, const s
   return values;
 }
 
-}  // namespace ionflow::testing
+inline const std::string kSchemasDir = "/usr/share/openms/SCHEMAS";
+
+// xmllint's verdict on `path` against the XSD `schema` (file name under kSchemasDir).
+inline CommandResult validate_xml(const std::string& path, const std::string& schema) {
+  return run_command("xmllint --noout --schema " + kSchemasDir + "/" + schema + " '" + path + "'");
+}
+
+// One PeptideHit as OpenMS wrote it to idXML.
+struct OpenMsHit {
+  std::string sequence;  // OpenMS notation, ".(Acetyl)M(Oxidation)K..."
+  double score = 0.0;
+  int charge = 0;
+  double rt_seconds = -1.0;  // of the enclosing PeptideIdentification
+  std::map<std::string, std::string> user_params;
+};
+
+inline std::string attribute(const std::string& tag, const std::string& name) {
+  const std::string key = " " + name + "=\"";
+  const std::size_t k = tag.find(key);
+  if (k == std::string::npos) return {};
+  const std::size_t begin = k + key.size();
+  return tag.substr(begin, tag.find('"', begin) - begin);
+}
+
+// Every PeptideHit of an idXML document.
+inline std::vector<OpenMsHit> read_idxml_hits(const std::string& idxml) {
+  std::vector<OpenMsHit> hits;
+  double rt = -1.0;
+  bool in_hit = false;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t open = idxml.find('<', at);
+    if (open == std::string::npos) break;
+    const std::size_t close = idxml.find('>', open);
+    const std::string tag = idxml.substr(open, close - open);
+    at = close;
+    if (tag.rfind("<PeptideIdentification ", 0) == 0) {
+      const std::string value = attribute(tag, "RT");
+      rt = value.empty() ? -1.0 : std::stod(value);
+    } else if (tag.rfind("<PeptideHit ", 0) == 0) {
+      OpenMsHit hit;
+      hit.sequence = attribute(tag, "sequence");
+      hit.score = std::stod(attribute(tag, "score"));
+      hit.charge = std::stoi(attribute(tag, "charge"));
+      hit.rt_seconds = rt;
+      hits.push_back(hit);
+      in_hit = true;
+    } else if (tag.rfind("</PeptideHit", 0) == 0) {
+      in_hit = false;
+    } else if (in_hit && tag.rfind("<UserParam ", 0) == 0) {
+      hits.back().user_params[attribute(tag, "name")] = attribute(tag, "value");
+    }
+  }
+  return hits;
+}
+
+}  // namespace ionflow::result_testing

@@ -11,11 +11,11 @@
 namespace ionflow {
 namespace {
 
-using testing::fixture_context;
-using testing::fixture_parameters;
-using testing::fixture_psms;
-using testing::ScratchDir;
-using testing::split;
+using result_testing::fixture_context;
+using result_testing::fixture_parameters;
+using result_testing::fixture_psms;
+using result_testing::ScratchDir;
+using result_testing::split;
 
 std::vector<std::string> tsv_lines(const std::vector<Psm>& psms, const ResultContext& context) {
   std::ostringstream out;

@@ -1,0 +1,232 @@
+// mzIdentML 1.1.0: schema validity (xmllint against the PSI XSD shipped by openms-common), id /
+// reference integrity, modification locations, masses and Unimod terms, per-PSM attributes, and
+// a read-back by OpenMS (IDFileConverter + FileInfo from Debian's `topp`). The interop tests fail
+// (never skip) when the tools are missing.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "io/result_writer.hpp"
+#include "result_fixture.hpp"
+
+namespace ionflow {
+namespace {
+
+using result_testing::attribute_values;
+using result_testing::fixture_context;
+using result_testing::fixture_parameters;
+using result_testing::fixture_psms;
+using result_testing::read_idxml_hits;
+using result_testing::read_text;
+using result_testing::run_command;
+using result_testing::ScratchDir;
+
+class MzIdentMlWriterTest : public ::testing::Test {
+ protected:
+  MzIdentMlWriterTest()
+      : dir_("mzid"), params_(fixture_parameters()), context_(fixture_context(&params_, dir_)) {
+    path_ = dir_.file("results.mzid");
+    std::ofstream out(path_);
+    write_mzidentml(out, fixture_psms(), context_);
+    out.close();
+    xml_ = read_text(path_);
+  }
+
+  ScratchDir dir_;
+  SearchParameters params_;
+  ResultContext context_;
+  std::string path_;
+  std::string xml_;
+};
+
+TEST_F(MzIdentMlWriterTest, ValidatesAgainstThePsiXsd) {
+  const auto result = result_testing::validate_xml(path_, "mzIdentML1.1.0.xsd");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(xml_.find("version=\"1.1.0\""), std::string::npos);
+  EXPECT_NE(xml_.find("xmlns=\"http://psidev.info/psi/pi/mzIdentML/1.1\""), std::string::npos);
+}
+
+TEST_F(MzIdentMlWriterTest, IdsAreUniqueNcNamesAndEveryReferenceResolves) {
+  std::set<std::string> ids;
+  const std::regex id_attribute(R"( id="([^"]*)\")");
+  const std::regex nc_name(R"([A-Za-z_][A-Za-z0-9._-]*)");
+  for (std::sregex_iterator it(xml_.begin(), xml_.end(), id_attribute), end; it != end; ++it) {
+    const std::string id = (*it)[1];
+    EXPECT_TRUE(std::regex_match(id, nc_name)) << id;
+    EXPECT_TRUE(ids.insert(id).second) << "duplicate id " << id;
+  }
+  const std::regex ref_attribute(R"(_ref="([^"]*)\")");
+  int references = 0;
+  for (std::sregex_iterator it(xml_.begin(), xml_.end(), ref_attribute), end; it != end; ++it) {
+    EXPECT_TRUE(ids.count((*it)[1])) << "dangling reference " << (*it)[1];
+    ++references;
+  }
+  EXPECT_GT(references, 30);
+  // Three proteins (two targets, one decoy), six distinct peptides, seven evidences.
+  EXPECT_EQ(attribute_values(xml_, "DBSequence", "accession"),
+            (std::vector<std::string>{"sp|P02769|ALBU_BOVIN", "rev_sp|P02769|ALBU_BOVIN",
+                                      "sp|P12763|FETUA_BOVIN"}));
+  EXPECT_EQ(attribute_values(xml_, "Peptide", "id").size(), 6u);
+  EXPECT_EQ(
+      attribute_values(xml_, "PeptideEvidence", "isDecoy"),
+      (std::vector<std::string>{"false", "true", "false", "false", "false", "false", "true"}));
+  // LVNELTEFAK is residues 66-75 of the albumin precursor, after K and before D.
+  EXPECT_EQ(attribute_values(xml_, "PeptideEvidence", "start")[0], "66");
+  EXPECT_EQ(attribute_values(xml_, "PeptideEvidence", "end")[0], "75");
+  EXPECT_EQ(attribute_values(xml_, "PeptideEvidence", "pre")[4], "-");  // protein N-terminus
+}
+
+TEST_F(MzIdentMlWriterTest, ModificationsHaveLocationMassResidueAndUnimodTerm) {
+  // Location 0 = N-terminus, 1..n residues (spec §6.42); in peptide order:
+  // YIC[CAM], [Ac]-M[Ox]..., M[Ox]PC[CAM]..., SSITDQNDC[CAM]IYK.
+  EXPECT_EQ(attribute_values(xml_, "Modification", "location"),
+            (std::vector<std::string>{"3", "0", "1", "1", "3", "9"}));
+  EXPECT_EQ(attribute_values(xml_, "Modification", "monoisotopicMassDelta"),
+            (std::vector<std::string>{"57.021464", "42.010565", "15.994915", "15.994915",
+                                      "57.021464", "57.021464"}));
+  EXPECT_EQ(attribute_values(xml_, "Modification", "residues"),
+            (std::vector<std::string>{"C", "<missing>", "M", "M", "C", "C"}));
+  std::vector<std::string> unimod;
+  for (std::size_t at = xml_.find("<Modification "); at != std::string::npos;
+       at = xml_.find("<Modification ", at + 1)) {
+    const std::size_t cv = xml_.find("<cvParam ", at);
+    const std::string tag = xml_.substr(cv, xml_.find('>', cv) - cv);
+    EXPECT_NE(tag.find("cvRef=\"UNIMOD\""), std::string::npos) << tag;
+    unimod.push_back(result_testing::attribute(tag, "accession") + " " +
+                     result_testing::attribute(tag, "name"));
+  }
+  EXPECT_EQ(unimod,
+            (std::vector<std::string>{"UNIMOD:4 Carbamidomethyl", "UNIMOD:1 Acetyl",
+                                      "UNIMOD:35 Oxidation", "UNIMOD:35 Oxidation",
+                                      "UNIMOD:4 Carbamidomethyl", "UNIMOD:4 Carbamidomethyl"}));
+  // Searched modifications: fixed CAM on C, variable Ox on M, variable protein N-term Acetyl.
+  EXPECT_EQ(attribute_values(xml_, "SearchModification", "fixedMod"),
+            (std::vector<std::string>{"true", "false", "false"}));
+  EXPECT_EQ(attribute_values(xml_, "SearchModification", "residues"),
+            (std::vector<std::string>{"C", "M", "."}));
+  EXPECT_NE(xml_.find("accession=\"MS:1002057\" name=\"modification specificity protein N-term\""),
+            std::string::npos);
+}
+
+TEST_F(MzIdentMlWriterTest, ProtocolNamesEnzymeTolerancesAndDecoyRule) {
+  EXPECT_NE(xml_.find("accession=\"MS:1001083\" name=\"ms-ms search\""), std::string::npos);
+  EXPECT_NE(xml_.find("accession=\"MS:1001251\" name=\"Trypsin\""), std::string::npos);
+  EXPECT_NE(xml_.find("<SiteRegexp><![CDATA[(?<=[KR])(?!P)]]></SiteRegexp>"), std::string::npos);
+  EXPECT_EQ(attribute_values(xml_, "Enzyme", "missedCleavages"), std::vector<std::string>{"1"});
+  EXPECT_NE(xml_.find("accession=\"MS:1001412\" name=\"search tolerance plus value\" value=\"0.5\" "
+                      "unitCvRef=\"UO\" unitAccession=\"UO:0000221\" unitName=\"dalton\""),
+            std::string::npos);
+  EXPECT_NE(xml_.find("accession=\"MS:1001413\" name=\"search tolerance minus value\" value=\"10\" "
+                      "unitCvRef=\"UO\" unitAccession=\"UO:0000169\" unitName=\"parts per "
+                      "million\""),
+            std::string::npos);
+  EXPECT_NE(
+      xml_.find("accession=\"MS:1001283\" name=\"decoy DB accession regexp\" value=\"^rev_\""),
+      std::string::npos);
+  // mzML with Thermo ids; MGF with index=N ids.
+  EXPECT_NE(xml_.find("accession=\"MS:1000768\" name=\"Thermo nativeID format\""),
+            std::string::npos);
+  EXPECT_NE(xml_.find("accession=\"MS:1001062\" name=\"Mascot MGF format\""), std::string::npos);
+  EXPECT_NE(xml_.find("accession=\"MS:1000774\" name=\"multiple peak list nativeID format\""),
+            std::string::npos);
+}
+
+TEST_F(MzIdentMlWriterTest, OneResultPerSpectrumOneItemPerPsm) {
+  EXPECT_EQ(attribute_values(xml_, "SpectrumIdentificationResult", "spectrumID"),
+            (std::vector<std::string>{"controllerType=0 controllerNumber=1 scan=2",
+                                      "controllerType=0 controllerNumber=1 scan=7", "index=0",
+                                      "index=3", "index=4"}));
+  EXPECT_EQ(attribute_values(xml_, "SpectrumIdentificationItem", "rank"),
+            (std::vector<std::string>{"1", "2", "1", "1", "1", "1"}));
+  EXPECT_EQ(attribute_values(xml_, "SpectrumIdentificationItem", "chargeState"),
+            (std::vector<std::string>{"2", "2", "2", "3", "2", "2"}));
+  // passThreshold = spectrum q-value <= 0.01.
+  EXPECT_EQ(attribute_values(xml_, "SpectrumIdentificationItem", "passThreshold"),
+            (std::vector<std::string>{"true", "false", "true", "true", "true", "false"}));
+  const auto calculated =
+      attribute_values(xml_, "SpectrumIdentificationItem", "calculatedMassToCharge");
+  EXPECT_NEAR(std::stod(calculated[0]), 582.318971, 1e-6);  // LVNELTEFAK 2+
+  EXPECT_NEAR(std::stod(calculated[3]), 774.085181, 1e-6);  // Ac-M(ox)KWV... 3+
+  EXPECT_NE(xml_.find("accession=\"MS:1001331\" name=\"X!Tandem:hyperscore\" value=\"38.5\""),
+            std::string::npos);
+  EXPECT_NE(xml_.find("accession=\"MS:1001330\" name=\"X!Tandem:expect\" value=\"3.2e-07\""),
+            std::string::npos);
+  EXPECT_NE(xml_.find("accession=\"MS:1000894\" name=\"retention time\" value=\"61.2\" "
+                      "unitCvRef=\"UO\" unitAccession=\"UO:0000010\" unitName=\"second\""),
+            std::string::npos);
+  // The MGF title is escaped.
+  EXPECT_NE(xml_.find("value=\"title with &lt;&amp;&gt; &quot;quotes&quot;\""), std::string::npos);
+  // One protein group per protein with target PSMs (albumin, fetuin), not for the decoy.
+  EXPECT_EQ(attribute_values(xml_, "ProteinDetectionHypothesis", "dBSequence_ref").size(), 2u);
+}
+
+TEST_F(MzIdentMlWriterTest, OpenMsReadsBackEveryPsmWithItsScores) {
+  const std::string idxml = dir_.file("results.idXML");
+  const auto convert = run_command("IDFileConverter -in '" + path_ + "' -out '" + idxml + "'");
+  ASSERT_EQ(convert.exit_code, 0) << convert.output;
+  const auto hits = read_idxml_hits(read_text(idxml));
+  ASSERT_EQ(hits.size(), 6u);
+  std::map<std::string, result_testing::OpenMsHit> by_sequence;
+  for (const auto& hit : hits) by_sequence[hit.sequence] = hit;
+  const auto psms = fixture_psms();
+  const std::vector<std::string> openms_sequences = {"LVNELTEFAK",
+                                                     "AFETLENVLK",
+                                                     "YIC(Carbamidomethyl)DNQDTISSK",
+                                                     ".(Acetyl)M(Oxidation)KWVTFISLLLLFSSAYSR",
+                                                     "M(Oxidation)PC(Carbamidomethyl)TEDYLSLILNR",
+                                                     "SSITDQNDC(Carbamidomethyl)IYK"};
+  for (std::size_t i = 0; i < psms.size(); ++i) {
+    SCOPED_TRACE(openms_sequences[i]);
+    ASSERT_TRUE(by_sequence.count(openms_sequences[i]));
+    const auto& hit = by_sequence[openms_sequences[i]];
+    EXPECT_EQ(hit.charge, psms[i].charge);
+    EXPECT_DOUBLE_EQ(hit.score, psms[i].evalue);  // OpenMS takes X!Tandem:expect as the score
+    EXPECT_DOUBLE_EQ(std::stod(hit.user_params.at("MS:1001331")), psms[i].hyperscore);
+    EXPECT_DOUBLE_EQ(std::stod(hit.user_params.at("MS:1002354")), psms[i].spectrum_q);
+    EXPECT_NEAR(hit.rt_seconds, psms[i].rt_seconds, 1e-9);
+    EXPECT_EQ(hit.user_params.at("target_decoy"), psms[i].decoy ? "decoy" : "target");
+  }
+  const auto info = run_command("FileInfo -in '" + idxml + "'");
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("peptide hits:               6"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("matched spectra:    5"), std::string::npos) << info.output;
+  EXPECT_NE(
+      info.output.find(
+          "Modification count (top-hits only): Acetyl 1, Carbamidomethyl (C) 3, Oxidation (M) 2"),
+      std::string::npos)
+      << info.output;
+}
+
+// The XSD requires >= 1 SpectrumIdentificationResult, so an empty result set can only be
+// well-formed; everything else in it must still be schema-valid.
+TEST(MzIdentMlWriter, EmptyResultsAreWellFormedAndOnlyLackAResult) {
+  ScratchDir dir("mzid_empty");
+  const SearchParameters params = fixture_parameters();
+  const std::string path = dir.file("empty.mzid");
+  {
+    std::ofstream out(path);
+    write_mzidentml(out, {}, fixture_context(&params, dir));
+  }
+  const auto well_formed = run_command("xmllint --noout '" + path + "'");
+  EXPECT_EQ(well_formed.exit_code, 0) << well_formed.output;
+  const auto result = result_testing::validate_xml(path, "mzIdentML1.1.0.xsd");
+  EXPECT_NE(result.output.find("SpectrumIdentificationList': Missing child element(s)"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("SequenceCollection"), std::string::npos) << result.output;
+}
+
+TEST(MzIdentMlWriter, ThrowsWhenTheStreamFails) {
+  ScratchDir dir("mzid_fail");
+  const SearchParameters params = fixture_parameters();
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);
+  EXPECT_THROW(write_mzidentml(out, fixture_psms(), fixture_context(&params, dir)),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace ionflow

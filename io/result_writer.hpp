@@ -21,13 +21,13 @@ struct ResultContext {
   std::vector<std::string> spectra_paths;  // indexed by Psm::file_index
   std::string fasta_path;
   std::string software_version;
-  std::string protein_delimiter = "\t";    // pin only (Percolator expects tab)
+  std::string protein_delimiter = "\t";  // pin only (Percolator expects tab)
 
   // Added by the writers (formats helper); all optional.
-  std::string creation_time;        // ISO 8601 UTC ("2026-11-30T08:00:00Z"); "" = now. Tests set
-                                    // it so the XML outputs are byte-for-byte reproducible.
-  std::string output_path;          // the final output file, echoed in pepXML summary_xml
-  double pass_threshold_q = 0.01;   // mzIdentML passThreshold: spectrum_q <= this
+  std::string creation_time;       // ISO 8601 UTC ("2026-11-30T08:00:00Z"); "" = now. Tests set
+                                   // it so the XML outputs are byte-for-byte reproducible.
+  std::string output_path;         // the final output file, echoed in pepXML summary_xml
+  double pass_threshold_q = 0.01;  // mzIdentML passThreshold: spectrum_q <= this
 };
 
 // Column lists, units and number formats of each format: io/tsv_writer.cpp, io/pin_writer.cpp,

@@ -192,58 +192,45 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
     return a.start < b.start;
   });
 
-  // 3. One group per sequence: forms per protein-terminus class, merged by placements.
-  std::vector<Peptide> peptides;
-  ModifiedForms forms;
-  std::vector<PeptideOccurrence> occurrences;
-  struct Pending {
-    size_t peptide;  // index into peptides
-    std::vector<PeptideOccurrence> occurrences;
-  };
-  std::vector<Pending> pending;
+  // 3. One group per sequence (I = L): forms per protein-terminus class, merged by
+  // placements. Run twice: first to count the peptides (so that the peptide vector is
+  // allocated once, at its exact size: it dominates memory), then to fill them.
   const bool by_terminus = placer.has_protein_terminal();
-  size_t group_begin = 0;
-  while (group_begin < records.size()) {
-    size_t group_end = group_begin + 1;
-    while (group_end < records.size() &&
-           residues.compare(records[group_begin], records[group_end]) == 0) {
-      ++group_end;
-    }
-    // Targets sort first: a target in the group drops its decoys (target wins).
-    const bool decoy = (records[group_begin].flags & kDecoy) != 0;
-    size_t kept_end = group_begin;
-    uint8_t missed = 255, termini = 0;
-    while (kept_end < group_end && ((records[kept_end].flags & kDecoy) != 0) == decoy) {
-      missed = std::min<uint8_t>(missed, records[kept_end].missed & 63);
-      termini = std::max<uint8_t>(termini, records[kept_end].missed >> 6);
-      ++kept_end;
-    }
-    const std::string sequence = residues.sequence(records[group_begin]);
+  struct GroupForm {
+    uint32_t first;  // into group_placed
+    uint32_t count;
+    double mass_da;
+    uint8_t classes;  // bit c set: occurrences of terminus class c carry this form
+  };
+  std::vector<GroupForm> group_forms;
+  std::vector<PlacedModification> group_placed;
+  ModifiedForms forms;
+  std::string sequence;
+  auto class_of = [&](const Record& r) {
+    if (!by_terminus) return 0;
+    return ((r.flags & kProteinN) ? 1 : 0) | ((r.flags & kProteinC) ? 2 : 0);
+  };
+  // Fills group_forms for records [begin, end) (all of one decoy status); returns base mass.
+  auto collect_forms = [&](size_t begin, size_t end) {
+    group_forms.clear();
+    group_placed.clear();
+    const Record& first = records[begin];
+    sequence.resize(first.length);
+    for (uint32_t i = 0; i < first.length; ++i) sequence[i] = residues.at(first, i);
     const double base_mass = mass::peptide_mass(sequence);
-    pending.clear();
-    for (int terminus_class = 0; terminus_class < (by_terminus ? 4 : 1); ++terminus_class) {
-      occurrences.clear();
-      for (size_t r = group_begin; r < kept_end; ++r) {
-        const Record& rec = records[r];
-        const int cls = ((rec.flags & kProteinN) ? 1 : 0) | ((rec.flags & kProteinC) ? 2 : 0);
-        if (by_terminus && cls != terminus_class) continue;
-        if (!occurrences.empty() && occurrences.back().protein == rec.protein &&
-            occurrences.back().start == rec.start) {
-          continue;
-        }
-        occurrences.push_back({rec.protein, rec.start});
-      }
-      if (occurrences.empty()) continue;
-      placer.place(sequence, (terminus_class & 1) != 0, (terminus_class & 2) != 0, forms);
+    unsigned present = 0;
+    for (size_t r = begin; r < end; ++r) present |= 1u << class_of(records[r]);
+    for (int cls = 0; cls < 4; ++cls) {
+      if (!(present & (1u << cls))) continue;
+      placer.place(sequence, (cls & 1) != 0, (cls & 2) != 0, forms);
       for (const auto& form : forms.forms) {
         const double mass = base_mass + form.mass_delta_da;
         if (mass < db.peptide_min_mass_da || mass > db.peptide_max_mass_da) continue;
         const PlacedModification* placed = forms.placed.data() + form.first;
-        Pending* match = nullptr;
-        for (auto& candidate : pending) {
-          const auto& mods = peptides[candidate.peptide].modifications;
-          if (mods.size() == form.count &&
-              std::equal(mods.begin(), mods.end(), placed,
+        GroupForm* match = nullptr;
+        for (auto& candidate : group_forms) {
+          if (candidate.count == form.count &&
+              std::equal(placed, placed + form.count, group_placed.begin() + candidate.first,
                          [](const PlacedModification& x, const PlacedModification& y) {
                            return x.position == y.position && x.modification == y.modification;
                          })) {
@@ -252,42 +239,93 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
           }
         }
         if (match == nullptr) {
-          Peptide peptide;
-          peptide.sequence = sequence;
-          peptide.modifications.assign(placed, placed + form.count);
-          peptide.neutral_mass_da = mass;
-          peptide.decoy = decoy;
-          peptide.missed_cleavages = missed;
-          peptide.enzymatic_termini = termini;
-          peptides.push_back(std::move(peptide));
-          pending.push_back({peptides.size() - 1, {}});
-          match = &pending.back();
+          group_forms.push_back({static_cast<uint32_t>(group_placed.size()), form.count, mass, 0});
+          group_placed.insert(group_placed.end(), placed, placed + form.count);
+          match = &group_forms.back();
         }
-        match->occurrences.insert(match->occurrences.end(), occurrences.begin(), occurrences.end());
+        match->classes = static_cast<uint8_t>(match->classes | (1u << cls));
       }
     }
-    for (auto& done : pending) {
-      auto& occ = done.occurrences;
-      if (by_terminus) {
-        std::sort(occ.begin(), occ.end(), [](const auto& x, const auto& y) {
-          return x.protein != y.protein ? x.protein < y.protein : x.start < y.start;
-        });
-      }
-      peptides[done.peptide].occurrences.assign(occ.begin(), occ.end());  // exact capacity
+  };
+  // Calls fn(begin, kept_end, group_end) per group; [begin, kept_end) are the kept records:
+  // targets sort first, so a target in the group drops its decoys (target wins).
+  auto for_each_group = [&](auto&& fn) {
+    size_t begin = 0;
+    while (begin < records.size()) {
+      size_t end = begin + 1;
+      while (end < records.size() && residues.compare(records[begin], records[end]) == 0) ++end;
+      const bool decoy = (records[begin].flags & kDecoy) != 0;
+      size_t kept_end = begin;
+      while (kept_end < end && ((records[kept_end].flags & kDecoy) != 0) == decoy) ++kept_end;
+      fn(begin, kept_end);
+      begin = end;
     }
-    group_begin = group_end;
-  }
+  };
+
+  size_t total = 0;
+  for_each_group([&](size_t begin, size_t kept_end) {
+    collect_forms(begin, kept_end);
+    total += group_forms.size();
+  });
+  std::vector<Peptide>& peptides = index->peptides;
+  peptides.reserve(total);
+  std::vector<PeptideOccurrence> occurrences;
+  for_each_group([&](size_t begin, size_t kept_end) {
+    collect_forms(begin, kept_end);
+    uint8_t missed = 255, termini = 0;
+    for (size_t r = begin; r < kept_end; ++r) {
+      missed = std::min<uint8_t>(missed, records[r].missed & 63);
+      termini = std::max<uint8_t>(termini, records[r].missed >> 6);
+    }
+    for (const auto& form : group_forms) {
+      occurrences.clear();
+      for (size_t r = begin; r < kept_end; ++r) {  // sorted by protein, start
+        const Record& rec = records[r];
+        if (!(form.classes & (1u << class_of(rec)))) continue;
+        if (!occurrences.empty() && occurrences.back().protein == rec.protein &&
+            occurrences.back().start == rec.start) {
+          continue;
+        }
+        occurrences.push_back({rec.protein, rec.start});
+      }
+      Peptide peptide;
+      peptide.sequence = sequence;
+      peptide.modifications.assign(group_placed.begin() + form.first,
+                                   group_placed.begin() + form.first + form.count);
+      peptide.neutral_mass_da = form.mass_da;
+      peptide.decoy = (records[begin].flags & kDecoy) != 0;
+      peptide.missed_cleavages = missed;
+      peptide.enzymatic_termini = termini;
+      peptide.occurrences.assign(occurrences.begin(), occurrences.end());  // exact capacity
+      peptides.push_back(std::move(peptide));
+    }
+  });
   records.clear();
   records.shrink_to_fit();
 
-  // 4. Sort by neutral mass (ties in build order, so the result is deterministic).
-  std::vector<std::pair<double, uint32_t>> order(peptides.size());
-  for (size_t i = 0; i < peptides.size(); ++i) {
-    order[i] = {peptides[i].neutral_mass_da, static_cast<uint32_t>(i)};
+  // 4. Sort by neutral mass, ties in build order (deterministic), permuting in place so that
+  // no second peptide vector is needed.
+  {
+    std::vector<std::pair<double, uint32_t>> order(peptides.size());
+    for (size_t i = 0; i < peptides.size(); ++i) {
+      order[i] = {peptides[i].neutral_mass_da, static_cast<uint32_t>(i)};
+    }
+    std::sort(order.begin(), order.end());
+    std::vector<bool> placed(peptides.size(), false);
+    for (size_t k = 0; k < peptides.size(); ++k) {
+      if (placed[k]) continue;
+      // Cycle: position j receives the peptide at order[j].second.
+      Peptide held = std::move(peptides[k]);
+      size_t j = k;
+      while (order[j].second != k) {
+        peptides[j] = std::move(peptides[order[j].second]);
+        placed[j] = true;
+        j = order[j].second;
+      }
+      peptides[j] = std::move(held);
+      placed[j] = true;
+    }
   }
-  std::sort(order.begin(), order.end());
-  index->peptides.reserve(peptides.size());
-  for (const auto& [mass, i] : order) index->peptides.push_back(std::move(peptides[i]));
   index->proteins = std::move(proteins);
   return index;
 }

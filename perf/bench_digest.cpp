@@ -1,0 +1,93 @@
+// Digestion and peptide-index build on the E. coli K12 target-decoy FASTA (openms-doc examples).
+// Counters: peptides/s (digested ranges per second) and index size. Run:
+//   bench_digest --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/fasta_reader.hpp"
+#include "scoring/digest.hpp"
+#include "scoring/enzyme.hpp"
+#include "scoring/peptide_index.hpp"
+
+namespace {
+
+using namespace ionflow;
+
+const std::vector<Protein>& ecoli() {
+  static const std::vector<Protein> proteins = [] {
+    const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
+                             "/TOPPAS/data/Identification/"
+                             "target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta";
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_fasta(ss.str(), path);  // decoy tag "rev_"
+  }();
+  return proteins;
+}
+
+Modification carbamidomethyl() {
+  return {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true};
+}
+Modification oxidation() {
+  return {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false};
+}
+
+// Digest every target and decoy protein (trypsin, missed cleavages from the argument, lengths
+// 7-50, Met clipping on).
+void BM_DigestTrypsin(benchmark::State& state) {
+  const auto& proteins = ecoli();
+  EnzymeParameters params;
+  const Enzyme trypsin(params);
+  DigestOptions options;
+  options.missed_cleavages = static_cast<int>(state.range(0));
+  options.semi_specific = state.range(1) != 0;
+  options.min_length = 7;
+  options.max_length = 50;
+  std::vector<DigestedPeptide> out;
+  size_t peptides = 0;
+  for (auto _ : state) {
+    for (const auto& p : proteins) {
+      out.clear();
+      digest(p.sequence, trypsin, options, out);
+      peptides += out.size();
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["peptides/s"] =
+      benchmark::Counter(static_cast<double>(peptides), benchmark::Counter::kIsRate);
+  state.counters["peptides"] =
+      static_cast<double>(peptides) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_DigestTrypsin)
+    ->Args({0, 0})
+    ->Args({2, 0})
+    ->Args({2, 1})
+    ->Unit(benchmark::kMillisecond);
+
+// Full index: trypsin, 2 missed cleavages, CAM fixed, Ox(M) variable (max 2), reversed-peptide
+// decoys (the FASTA's own decoys replaced), 500-5000 Da.
+void BM_BuildIndexEcoli(benchmark::State& state) {
+  SearchParameters params;
+  params.database.enzyme.missed_cleavages = 2;
+  params.database.fixed_modifications = {carbamidomethyl()};
+  params.database.variable_modifications = {oxidation()};
+  size_t peptides = 0, occurrences = 0;
+  for (auto _ : state) {
+    auto index = build_peptide_index(ecoli(), params);
+    peptides = index->peptides.size();
+    occurrences = 0;
+    for (const auto& p : index->peptides) occurrences += p.occurrences.size();
+  }
+  state.counters["peptides"] = static_cast<double>(peptides);
+  state.counters["occurrences"] = static_cast<double>(occurrences);
+}
+BENCHMARK(BM_BuildIndexEcoli)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,330 @@
+// SearchRuntime end to end on real data: the openms-doc E. coli example (Ecoli_MS2_small.mzML,
+// 139 spectra) against the E. coli K12 target-decoy FASTA (decoys prefixed "rev_"), plus the
+// committed excerpts in tests/data. Results must be byte-identical whatever the number of
+// scorers, parsers, chunk size, sorter budget or scorer resizing during the job.
+#include "actors/search_runtime.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/decompression.hpp"
+#include "io/sha256.hpp"
+
+namespace ionflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kEcoliMzml = std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML";
+const std::string kEcoliFasta = std::string(IONFLOW_EXAMPLES_DIR) +
+                                "/TOPPAS/data/Identification/"
+                                "target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta";
+const std::string kTestData = IONFLOW_TEST_DATA_DIR;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+size_t count_lines(const std::string& s) {
+  size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+// The search as the E. coli example is usually run: trypsin, 1 missed cleavage, fixed
+// Carbamidomethyl (C) (Unimod 4, +57.021464 Da), variable Oxidation (M) (Unimod 35,
+// +15.994915 Da), decoys from the FASTA.
+SearchParameters ecoli_parameters() {
+  SearchParameters p;
+  p.database.fixed_modifications.push_back(
+      {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
+  p.database.variable_modifications.push_back(
+      {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
+  p.database.decoy_tag = "rev_";
+  p.database.decoy_generation = DecoyGeneration::kNone;
+  return p;
+}
+
+class SearchRuntimeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("ionflow-runtime-test-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  JobSpec ecoli_job(const std::string& name) {
+    JobSpec job;
+    job.id = name;
+    job.spectra_paths = {kEcoliMzml};
+    job.fasta_path = kEcoliFasta;
+    job.output_directory = (root_ / name).string();
+    job.search = ecoli_parameters();
+    job.block_size_bytes = 64 * 1024;  // many blocks: exercises the in-flight bound
+    job.max_blocks_in_flight = 3;
+    job.effective_parameters_json = "{\"job\": \"" + name + "\"}";
+    return job;
+  }
+
+  std::string results_tsv(const JobSpec& job) {
+    return read_file(job.output_directory + "/results.tsv");
+  }
+
+  fs::path root_;
+};
+
+// The reference: one scorer, one parser, chunk size 1000 (computed once per test binary).
+struct Reference {
+  JobSummary summary;
+  std::string tsv;
+};
+
+const Reference& reference() {
+  static Reference ref = [] {
+    Reference r;
+    fs::path dir =
+        fs::temp_directory_path() / ("ionflow-runtime-ref-" + std::to_string(::getpid()));
+    SearchRuntime runtime({1, 1, 2});
+    JobSpec job;
+    job.id = "reference";
+    job.spectra_paths = {kEcoliMzml};
+    job.fasta_path = kEcoliFasta;
+    job.output_directory = dir.string();
+    job.search = ecoli_parameters();
+    job.parsers = 1;
+    job.chunk_size = 1000;
+    r.summary = runtime.run(job);
+    r.tsv = read_file((dir / "results.tsv").string());
+    fs::remove_all(dir);
+    return r;
+  }();
+  return ref;
+}
+
+TEST_F(SearchRuntimeTest, EcoliReferenceCountsAndChecksums) {
+  const Reference& ref = reference();
+  const JobSummary& s = ref.summary;
+  EXPECT_EQ(s.spectra_read, 139u);
+  EXPECT_GT(s.spectra_searched, 100u);
+  EXPECT_GE(s.queries, s.spectra_searched);
+  EXPECT_GT(s.psms, 100u);
+  EXPECT_GT(s.psms_at_1pct, 10u);
+  EXPECT_GT(s.peptides_in_index, 100000u);
+  EXPECT_EQ(count_lines(ref.tsv), s.psms + 1);  // header + one line per PSM
+  EXPECT_EQ(s.input_sha256.at(kEcoliMzml), sha256_hex(read_file(kEcoliMzml)));
+  EXPECT_EQ(s.input_sha256.at(kEcoliFasta), sha256_hex(read_file(kEcoliFasta)));
+  for (const char* stage :
+       {"database", "reader", "parser", "sorter", "splitter", "scorer", "writer"}) {
+    EXPECT_TRUE(s.stages.count(stage)) << stage;
+  }
+  EXPECT_EQ(s.stages.at("reader").bytes, fs::file_size(kEcoliMzml));
+  EXPECT_EQ(s.stages.at("parser").items, 139u);
+  EXPECT_EQ(s.stages.at("sorter").items, s.queries);
+  EXPECT_EQ(s.stages.at("scorer").items, s.queries);
+  EXPECT_EQ(s.stages.at("splitter").items, 1u);  // 1 chunk of <= 1000 queries
+  EXPECT_GT(s.peak_rss_bytes, 0u);
+}
+
+TEST_F(SearchRuntimeTest, ResultsJsonEchoesParametersChecksumsAndSummary) {
+  SearchRuntime runtime({2, 2, 2});
+  JobSpec job = ecoli_job("json");
+  JobSummary s = runtime.run(job);
+  std::string json = read_file(job.output_directory + "/results.json");
+  EXPECT_NE(json.find("\"parameters\": {\"job\": \"json\"}"), std::string::npos);
+  EXPECT_NE(json.find(sha256_hex(read_file(kEcoliMzml))), std::string::npos);
+  EXPECT_NE(json.find("\"psms\": " + std::to_string(s.psms)), std::string::npos);
+  EXPECT_NE(json.find("\"spectra_read\": 139"), std::string::npos);
+  ASSERT_EQ(s.output_files.size(), 2u);
+  EXPECT_EQ(fs::path(s.output_files[0]).filename(), "results.tsv");
+  EXPECT_EQ(fs::path(s.output_files[1]).filename(), "results.json");
+  EXPECT_EQ(results_tsv(job), reference().tsv);
+  for (const auto& entry : fs::directory_iterator(job.output_directory)) {
+    EXPECT_EQ(entry.path().extension() == ".tmp", false) << entry.path();
+  }
+}
+
+TEST_F(SearchRuntimeTest, FourScorersAndChunkSizes1And7And1000GiveIdenticalResults) {
+  SearchRuntime runtime({4, 4, 2});
+  EXPECT_EQ(runtime.scorer_count(), 4);
+  for (uint32_t chunk : {1u, 7u, 1000u}) {
+    JobSpec job = ecoli_job("chunk" + std::to_string(chunk));
+    job.chunk_size = chunk;
+    JobSummary s = runtime.run(job);
+    EXPECT_EQ(results_tsv(job), reference().tsv) << "chunk size " << chunk;
+    EXPECT_EQ(s.psms, reference().summary.psms);
+    EXPECT_EQ(s.psms_at_1pct, reference().summary.psms_at_1pct);
+    EXPECT_EQ(s.stages.at("splitter").items, (s.queries + chunk - 1) / chunk);
+  }
+}
+
+TEST_F(SearchRuntimeTest, OneAndFourParsersOverSeveralFilesGiveIdenticalResults) {
+  // mzML, an mzML excerpt, an MGF and the same MGF gzip-compressed.
+  std::vector<std::string> files = {kEcoliMzml, kTestData + "/Ecoli_MS2_small_excerpt.mzML",
+                                    kTestData + "/ecoli_ms2_small_first5.mgf",
+                                    kTestData + "/ecoli_ms2_small_first5.mgf.gz"};
+  for (const auto& f : files) ASSERT_TRUE(fs::exists(f)) << f;
+  SearchRuntime runtime({2, 2, 2});
+  std::string first;
+  JobSummary first_summary;
+  for (int parsers : {1, 4}) {
+    JobSpec job = ecoli_job("parsers" + std::to_string(parsers));
+    job.spectra_paths = files;
+    job.parsers = parsers;
+    job.chunk_size = 50;
+    JobSummary s = runtime.run(job);
+    std::string tsv = results_tsv(job);
+    if (parsers == 1) {
+      first = tsv;
+      first_summary = s;
+      EXPECT_EQ(s.input_sha256.size(), 5u);  // 4 spectra files + FASTA
+      EXPECT_GT(s.spectra_read, 139u + 5u + 5u);
+    } else {
+      EXPECT_EQ(tsv, first);
+      EXPECT_EQ(s.spectra_read, first_summary.spectra_read);
+      EXPECT_EQ(s.queries, first_summary.queries);
+      EXPECT_EQ(s.spectra_skipped, first_summary.spectra_skipped);
+    }
+  }
+  // The gzip MGF holds the same spectra as the plain MGF: equal PSM lines for file 2 and 3.
+  EXPECT_GT(count_lines(first), count_lines(reference().tsv));
+}
+
+TEST_F(SearchRuntimeTest, ResizingScorersDuringAJobGivesIdenticalResults) {
+  SearchRuntime runtime({4, 1, 2});
+  EXPECT_EQ(runtime.licensed_cores(), 4);
+  EXPECT_EQ(runtime.scorer_count(), 1);
+  JobSpec job = ecoli_job("resize");
+  job.chunk_size = 7;
+  JobControl control;
+  std::vector<int> sizes;
+  control.on_progress = [&](const JobProgress& p) {
+    if (p.chunks_done >= 2 && sizes.empty()) sizes.push_back(runtime.set_scorer_count(4));
+    if (p.chunks_done >= 6 && sizes.size() == 1) sizes.push_back(runtime.set_scorer_count(2));
+  };
+  JobSummary s = runtime.run(job, &control);
+  EXPECT_EQ(sizes, (std::vector<int>{4, 2}));
+  EXPECT_EQ(runtime.scorer_count(), 2);
+  EXPECT_EQ(results_tsv(job), reference().tsv);
+  EXPECT_EQ(s.psms, reference().summary.psms);
+  EXPECT_EQ(runtime.set_scorer_count(99), 4);  // capped by the licensed cores
+  EXPECT_EQ(runtime.set_scorer_count(0), 1);
+}
+
+TEST_F(SearchRuntimeTest, TinySorterBudgetSpillsAndGivesIdenticalResults) {
+  SearchRuntime runtime({2, 2, 2});
+  JobSpec job = ecoli_job("spill");
+  job.sorter_memory_budget_bytes = 16 * 1024;
+  job.temp_directory = (root_ / "spill-tmp").string();
+  JobSummary s = runtime.run(job);
+  EXPECT_GT(s.stages.at("sorter").bytes, 0u);  // compressed bytes spilled
+  EXPECT_EQ(results_tsv(job), reference().tsv);
+  EXPECT_TRUE(fs::is_empty(job.temp_directory));  // spill folder removed
+}
+
+TEST_F(SearchRuntimeTest, ZstdResultsDecompressToTheSameTsv) {
+  SearchRuntime runtime({2, 2, 2});
+  JobSpec job = ecoli_job("zstd");
+  job.zstd = true;
+  runtime.run(job);
+  EXPECT_FALSE(fs::exists(job.output_directory + "/results.tsv"));
+  std::string compressed = read_file(job.output_directory + "/results.tsv.zst");
+  Decompressor d("results.tsv.zst");
+  std::string plain;
+  d.feed(compressed, plain);
+  d.finish();
+  EXPECT_EQ(d.compression(), Compression::kZstd);
+  EXPECT_EQ(plain, reference().tsv);
+}
+
+TEST_F(SearchRuntimeTest, MalformedFileEndsWithJobErrorNamingItAndNoResults) {
+  // The E. coli mzML cut in the middle of a spectrum: well-formed up to there, then truncated.
+  std::string bad = (root_ / "truncated.mzML").string();
+  {
+    std::string content = read_file(kEcoliMzml);
+    std::ofstream(bad, std::ios::binary) << content.substr(0, content.size() / 2);
+  }
+  SearchRuntime runtime({2, 2, 2});
+  JobSpec job = ecoli_job("malformed");
+  job.spectra_paths = {kEcoliMzml, bad};
+  job.parsers = 2;
+  try {
+    runtime.run(job);
+    FAIL() << "expected JobError";
+  } catch (const JobError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated.mzML"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(job.output_directory + "/results.tsv"));
+  EXPECT_FALSE(fs::exists(job.output_directory + "/results.tsv.tmp"));
+  EXPECT_FALSE(fs::exists(job.output_directory + "/results.json"));
+  // The runtime is still usable afterwards.
+  JobSpec good = ecoli_job("after-error");
+  runtime.run(good);
+  EXPECT_EQ(results_tsv(good), reference().tsv);
+}
+
+TEST_F(SearchRuntimeTest, MissingFastaAndMissingSpectraAreJobErrors) {
+  SearchRuntime runtime({1, 1, 2});
+  JobSpec job = ecoli_job("missing-fasta");
+  job.fasta_path = (root_ / "nope.fasta").string();
+  try {
+    runtime.run(job);
+    FAIL() << "expected JobError";
+  } catch (const JobError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope.fasta"), std::string::npos) << e.what();
+  }
+  JobSpec job2 = ecoli_job("missing-spectra");
+  job2.spectra_paths = {(root_ / "nope.mzML").string()};
+  try {
+    runtime.run(job2);
+    FAIL() << "expected JobError";
+  } catch (const JobError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope.mzML"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(job2.output_directory + "/results.tsv"));
+}
+
+TEST_F(SearchRuntimeTest, CancelEndsWithJobCancelledAndNoResults) {
+  SearchRuntime runtime({1, 1, 2});
+  JobSpec job = ecoli_job("cancel");
+  job.chunk_size = 1;
+  job.max_chunks_in_flight = 1;
+  JobControl control;
+  control.on_progress = [&](const JobProgress& p) {
+    if (p.chunks_done >= 3) control.cancel = true;
+  };
+  EXPECT_THROW(runtime.run(job, &control), JobCancelled);
+  EXPECT_FALSE(fs::exists(job.output_directory + "/results.tsv"));
+  EXPECT_FALSE(fs::exists(job.output_directory + "/results.json"));
+}
+
+TEST_F(SearchRuntimeTest, TwoJobsAtOnceShareThePool) {
+  SearchRuntime runtime({2, 2, 2});
+  JobSpec a = ecoli_job("concurrent-a");
+  JobSpec b = ecoli_job("concurrent-b");
+  a.chunk_size = 7;
+  b.chunk_size = 13;
+  JobSummary sa, sb;
+  std::thread t([&] { sb = runtime.run(b); });
+  sa = runtime.run(a);
+  t.join();
+  EXPECT_EQ(results_tsv(a), reference().tsv);
+  EXPECT_EQ(results_tsv(b), reference().tsv);
+  EXPECT_EQ(sa.psms, sb.psms);
+}
+
+}  // namespace
+}  // namespace ionflow

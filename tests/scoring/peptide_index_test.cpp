@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "scoring/mass.hpp"
@@ -159,6 +160,86 @@ TEST(PeptideIndex, ProteinNTermModOnlyAtProteinNTerminus) {
     const bool acetyl = !p.modifications.empty() && p.modifications[0].position == -1;
     EXPECT_EQ(p.occurrences.size(), acetyl ? 1u : 2u) << to_proforma(p, *index);
   }
+}
+
+TEST(PeptideIndex, ReversedProteinDecoys) {
+  SearchParameters params = simple_params();
+  params.database.decoy_generation = DecoyGeneration::kReverseProtein;
+  // Reversed: RAAAAKEDITPEP -> R (too short), AAAAK and EDITPEP (C-terminal, no K/R).
+  auto index = build_peptide_index({protein("P1", "PEPTIDEKAAAAR")}, params);
+  ASSERT_EQ(index->proteins.size(), 2u);
+  EXPECT_EQ(index->proteins[1].sequence, "RAAAAKEDITPEP");
+  EXPECT_NE(find(*index, "PEPTIDEK", false), nullptr);
+  EXPECT_NE(find(*index, "AAAAR", false), nullptr);
+  EXPECT_NE(find(*index, "AAAAK", true), nullptr);
+  EXPECT_NE(find(*index, "EDITPEP", true), nullptr);
+  EXPECT_EQ(index->peptides.size(), 4u);
+}
+
+TEST(PeptideIndex, FastaDecoysUsedOnlyWithoutGeneration) {
+  const std::vector<Protein> proteins = {protein("P1", "PEPTIDEKAAAAR"),
+                                         protein("rev_P1", "EDITPEPKGGGGR", true)};
+  auto none = build_peptide_index(proteins, simple_params());
+  EXPECT_NE(find(*none, "EDITPEPK", true), nullptr);
+  EXPECT_NE(find(*none, "GGGGR", true), nullptr);
+  EXPECT_EQ(none->proteins.size(), 2u);
+  SearchParameters generate = simple_params();
+  generate.database.decoy_generation = DecoyGeneration::kReversePeptide;
+  auto generated = build_peptide_index(proteins, generate);
+  EXPECT_EQ(find(*generated, "GGGGR", true), nullptr);  // FASTA decoys are not digested
+  EXPECT_NE(find(*generated, "EDITPEPK", true), nullptr);
+  EXPECT_NE(find(*generated, "AAAAR", false), nullptr);
+  ASSERT_EQ(generated->proteins.size(), 3u);  // input proteins keep their indices
+  EXPECT_EQ(generated->proteins[2].accession, "rev_P1");
+}
+
+TEST(PeptideIndex, SemiSpecificRecordsTermini) {
+  SearchParameters params = simple_params();
+  params.database.enzyme.semi_enzymatic = true;
+  params.database.enzyme.min_length = 6;
+  auto index = build_peptide_index({protein("P1", "ACDKEFGHIKLMNPQR")}, params);
+  // Fully specific: EFGHIK (6); LMNPQR (6); ACDK too short. Semi: every prefix/suffix of
+  // length >= 6 inside one missed-cleavage-free segment... with 0 missed cleavages:
+  // ACDKEF.. needs a site inside -> not allowed; so from EFGHIK none longer, from LMNPQR none.
+  ASSERT_EQ(index->peptides.size(), 2u);
+  for (const auto& p : index->peptides) EXPECT_EQ(p.enzymatic_termini, 2);
+  params.database.enzyme.missed_cleavages = 1;
+  index = build_peptide_index({protein("P1", "ACDKEFGHIKLMNPQR")}, params);
+  const Peptide* semi = find(*index, "CDKEFGHIK", false);
+  ASSERT_NE(semi, nullptr);
+  EXPECT_EQ(semi->enzymatic_termini, 1);
+  EXPECT_EQ(semi->missed_cleavages, 1);
+  const Peptide* full = find(*index, "EFGHIKLMNPQR", false);
+  ASSERT_NE(full, nullptr);
+  EXPECT_EQ(full->enzymatic_termini, 2);
+  EXPECT_EQ(full->missed_cleavages, 1);
+}
+
+TEST(PeptideIndex, MassBoundsApplyToModifiedMass) {
+  SearchParameters params = simple_params();
+  params.database.fixed_modifications = {carbamidomethyl()};
+  // CCCCK: 509.16 Da unmodified, 737.25 Da with 4 CAM: kept with a 600 Da minimum.
+  params.database.peptide_min_mass_da = 600.0;
+  auto index = build_peptide_index({protein("P1", "CCCCKAAAAK")}, params);
+  ASSERT_EQ(index->peptides.size(), 1u);
+  EXPECT_EQ(index->peptides[0].sequence, "CCCCK");
+  EXPECT_NEAR(index->peptides[0].neutral_mass_da, mass::peptide_mass("CCCCK") + 4 * 57.021464,
+              1e-9);
+}
+
+TEST(PeptideIndex, RejectsImpossibleParameters) {
+  SearchParameters params = simple_params();
+  params.database.enzyme.name = "pepsin-x";
+  EXPECT_THROW(build_peptide_index({}, params), std::invalid_argument);
+  params = simple_params();
+  params.database.enzyme.min_length = 10;
+  params.database.enzyme.max_length = 5;
+  EXPECT_THROW(build_peptide_index({}, params), std::invalid_argument);
+  params = simple_params();
+  params.database.peptide_min_mass_da = 5000;
+  params.database.peptide_max_mass_da = 500;
+  EXPECT_THROW(build_peptide_index({}, params), std::invalid_argument);
+  EXPECT_TRUE(build_peptide_index({}, simple_params())->peptides.empty());
 }
 
 std::string read_file(const std::string& path) {

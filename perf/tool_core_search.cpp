@@ -45,7 +45,7 @@ std::string read_file(const std::string& path) {
 
 // Target rank-1 PSMs with q <= 0.01 when the spectra compete by `key` (one PSM per spectrum).
 template <typename Key>
-size_t accepted_by(const std::vector<Psm>& psms, Key key) {
+size_t accepted_by(const std::vector<Psm>& psms, Key key, double fdr = 0.01) {
   std::vector<double> scores;
   std::vector<bool> decoy;
   for (const Psm& p : psms) {
@@ -55,7 +55,7 @@ size_t accepted_by(const std::vector<Psm>& psms, Key key) {
   }
   const std::vector<double> q = target_decoy_q_values(scores, decoy);
   size_t n = 0;
-  for (size_t i = 0; i < q.size(); ++i) n += !decoy[i] && q[i] <= 0.01;
+  for (size_t i = 0; i < q.size(); ++i) n += !decoy[i] && q[i] <= fdr;
   return n;
 }
 
@@ -185,9 +185,13 @@ int main(int argc, char** argv) {
 
     std::printf("spectra %zu (skipped %zu), queries %zu, proteins %zu, peptides in index %zu\n",
                 spectra.size(), skipped, queries.size(), n_proteins, index->peptides.size());
-    std::printf("target PSMs at 1%% FDR: %zu  (by hyperscore only: %zu, by -log10 E: %zu)\n",
-                psms_1pct, accepted_by(by_hyperscore, [](const Psm& p) { return p.hyperscore; }),
-                accepted_by(by_evalue, [](const Psm& p) { return p.score; }));
+    auto key_e = [](const Psm& p) { return p.score; };
+    std::printf(
+        "target PSMs at 1%% FDR: %zu  (by hyperscore only: %zu, by -log10 E: %zu; at 5%%: %zu, "
+        "at 10%%: %zu)\n",
+        psms_1pct, accepted_by(by_hyperscore, [](const Psm& p) { return p.hyperscore; }),
+        accepted_by(by_evalue, key_e), accepted_by(by_evalue, key_e, 0.05),
+        accepted_by(by_evalue, key_e, 0.10));
     std::printf("target peptides at 1%% FDR: %zu\n", peptides.size());
     std::printf("target proteins at 1%% picked FDR: %zu, protein groups: %zu\n",
                 proteins_1pct.size(), groups_1pct);
@@ -212,14 +216,15 @@ int main(int argc, char** argv) {
     }
     if (!tsv.empty()) {
       std::ofstream out(tsv);
-      out << "spectrum_index\tscan\tcharge\tdecoy\tproforma\thyperscore\tdelta_next\tevalue\t"
+      out << "spectrum_index\tscan\tcharge\tdecoy\tproforma\thyperscore\txcorr\tdelta_"
+             "next\tevalue\t"
              "score\tmatched\ttheoretical\tcandidates\tprecursor_ppm\tisotope\tspectrum_q\t"
              "protein\n";
       for (const Psm& p : final_psms) {
         out << p.spectrum_index << '\t' << p.scan << '\t' << p.charge << '\t' << p.decoy << '\t'
-            << p.proforma << '\t' << p.hyperscore << '\t' << p.delta_next << '\t' << p.evalue
-            << '\t' << p.score << '\t' << p.matched_peaks << '\t' << p.theoretical_peaks << '\t'
-            << p.candidates << '\t' << p.precursor_ppm << '\t' << p.isotope_error << '\t'
+            << p.proforma << '\t' << p.hyperscore << '\t' << p.xcorr << '\t' << p.delta_next << '\t'
+            << p.evalue << '\t' << p.score << '\t' << p.matched_peaks << '\t' << p.theoretical_peaks
+            << '\t' << p.candidates << '\t' << p.precursor_ppm << '\t' << p.isotope_error << '\t'
             << p.spectrum_q << '\t'
             << (p.evidence.empty() ? "" : p.evidence.front().protein_accession) << '\n';
       }

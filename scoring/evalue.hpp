@@ -15,9 +15,8 @@
 // A fit that fails (fewer than 3 tail bins or slope >= 0) is reported as invalid; callers fall
 // back to the empirical count (see SpectrumScorer).
 //
-// The p-value of a score is E(s)/N; Psm::evalue is p · (number of candidates in the precursor
-// window), i.e. the expected number of random matches this good among the peptides actually
-// considered for the spectrum, the quantity X!Tandem's and Comet's E-values estimate.
+// The p-value of a score is E(s)/N. How SpectrumScorer builds the null and turns fits into
+// Psm::evalue is documented in scoring/spectrum_scorer.cpp.
 //
 // Thread-safe: SurvivalFitter is per-thread scratch (reuses its histogram); functions are pure.
 #pragma once

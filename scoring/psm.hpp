@@ -56,7 +56,9 @@ struct Psm {
   double precursor_ppm = 0.0;   // (expmass - isotope_error * C13 - calcmass) / calcmass * 1e6
   double fragment_ppm = 0.0;    // mean absolute ppm error of matched fragments
   double hyperscore = 0.0;      // X!Tandem hyperscore (see hyperscore.hpp)
-  double delta_next = 0.0;      // hyperscore minus the next-best candidate's
+  double xcorr = 0.0;           // SEQUEST/Comet fast XCorr (see xcorr.hpp)
+  double delta_next = 0.0;      // ranking statistic minus the next-best candidate's
+                                // (−log10 p units, see scoring/spectrum_scorer.cpp)
   double evalue = 1.0;          // expected number of random matches this good (see evalue.hpp)
   int matched_peaks = 0;
   int theoretical_peaks = 0;    // fragments considered for this peptide and charge

@@ -9,7 +9,7 @@ namespace ionflow {
 
 namespace {
 
-constexpr int kFeatures = 12;
+constexpr int kFeatures = 13;
 using Features = std::array<double, kFeatures>;
 constexpr double kTrainFdr = 0.01;
 constexpr int kIterations = 3;
@@ -20,6 +20,7 @@ Features features_of(const Psm& p) {
       p.theoretical_peaks > 0 ? double(p.matched_peaks) / p.theoretical_peaks : 0.0;
   return {p.score,
           p.hyperscore,
+          p.xcorr,
           p.delta_next,
           double(p.matched_peaks),
           fraction,

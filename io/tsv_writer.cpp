@@ -16,8 +16,9 @@
 //   precursor_ppm     signed, 4 decimals;  fragment_ppm  mean absolute, 4 decimals
 //   hyperscore, delta_next   4 decimals
 //   matched_peaks
-//   rt                retention time in MINUTES, 4 decimals (Sage reports mzML scan start time,
-//                     which instruments write in minutes); empty when unknown
+//   rt                retention time in MINUTES, 4 decimals, as Sage: its mzML reader keeps scan
+//                     start time as written (instruments write minutes) and its MGF reader
+//                     divides RTINSECONDS by 60; empty when unknown
 //   spectrum_q, peptide_q, protein_q   6 decimals
 //   evalue            scientific, 4 significant digits ("1.234e-05")
 //   precursor_mz      Th, 6 decimals

@@ -185,6 +185,35 @@ TEST(MzmlReader, ReferenceableParamGroups) {
   expect_spectrum(r.spectra[2], kBsa2446);
 }
 
+// The same three spectra as written by OpenMS 2.6 FileConverter -lossy_compression: indexedmzML,
+// m/z as MS-Numpress linear + zlib (MS:1002746), intensities as numpress slof + zlib
+// (MS:1002748). Values match the uncompressed file within numpress precision.
+TEST(MzmlReader, NumpressZlibWrittenByOpenMS) {
+  const ReadResult plain = read_mzml(test_data("BSA1_three_ms2_param_groups.mzML"));
+  const ReadResult packed = read_mzml(test_data("BSA1_three_ms2_numpress_openms.mzML"), 4096);
+  EXPECT_EQ(packed.stats.spectra_seen, 3u);
+  EXPECT_TRUE(packed.stats.skipped.empty());
+  ASSERT_EQ(packed.spectra.size(), 3u);
+  ASSERT_EQ(plain.spectra.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const RawSpectrum& a = plain.spectra[i];
+    const RawSpectrum& b = packed.spectra[i];
+    SCOPED_TRACE(a.native_id);
+    EXPECT_EQ(b.native_id, a.native_id);
+    EXPECT_EQ(b.scan, a.scan);
+    EXPECT_NEAR(b.rt_seconds, a.rt_seconds, 1e-6);
+    EXPECT_NEAR(b.precursor_mz, a.precursor_mz, 1e-9);
+    EXPECT_EQ(b.precursor_charges, a.precursor_charges);
+    EXPECT_EQ(b.activation, a.activation);
+    ASSERT_EQ(b.mz.size(), a.mz.size());
+    ASSERT_EQ(b.intensity.size(), a.intensity.size());
+    for (size_t k = 0; k < a.mz.size(); ++k) {
+      EXPECT_NEAR(b.mz[k], a.mz[k], 1e-6);
+      EXPECT_NEAR(b.intensity[k], a.intensity[k], 1e-3 * (a.intensity[k] + 1));
+    }
+  }
+}
+
 // A spectrum may straddle any block boundary: two blocks split at every byte position, and
 // 1-byte blocks, give exactly the spectra of a one-block feed.
 TEST(MzmlReader, BlockBoundaryAtEveryByte) {

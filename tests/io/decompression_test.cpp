@@ -262,5 +262,26 @@ TEST(Decompression, CorruptZstdNamesFile) {
   EXPECT_NE(std::string(tail.what()).find("zstd"), std::string::npos) << tail.what();
 }
 
+// Every proper prefix of a compressed stream that shows the whole magic number (2 bytes for
+// gzip, 4 for zstd; shorter ones pass through as text) is truncated: ParseError, never a crash or
+// a silent short output.
+TEST(Decompression, EveryTruncationIsReported) {
+  std::string text = "BEGIN IONS\nPEPMASS=500.25\n100.5 10\n200.5 20\nEND IONS\n";
+  for (const std::string& packed : {gzip(text), zstd(text)}) {
+    size_t magic = detect_compression(packed) == Compression::kGzip ? 2 : 4;
+    for (size_t n = magic; n < packed.size(); ++n) {
+      Decompressor d("cut.gz");
+      std::string out;
+      EXPECT_THROW(
+          {
+            d.feed(std::string_view(packed).substr(0, n), out);
+            d.finish(out);
+          },
+          ParseError)
+          << "prefix of " << n << " bytes";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -88,5 +88,37 @@ TEST(SpectrumReaderFormat, FileWithoutTellingSuffixIsDetectedByContent) {
   EXPECT_EQ(spectra[0].scan, 11461);
 }
 
+// The same spectra through both readers: Ecoli_MS2_small.mzML (the mzML reader) and its first 5
+// spectra converted to MGF (this reader) agree on every field MGF carries.
+TEST(SpectrumReaderFormat, MzmlAndMgfReadersAgreeOnTheSameSpectra) {
+  std::string mzml = read_file(IONFLOW_EXAMPLES_DIR "/ID/Ecoli_MS2_small.mzML");
+  auto mzml_reader = make_spectrum_reader(detect_peak_list_format(mzml), "Ecoli_MS2_small.mzML", 0);
+  std::vector<RawSpectrum> from_mzml;
+  for (size_t i = 0; i < mzml.size(); i += 65536) {
+    mzml_reader->feed(std::string_view(mzml).substr(i, 65536), from_mzml);
+  }
+  mzml_reader->finish(from_mzml);
+  EXPECT_EQ(from_mzml.size(), 139u);
+
+  std::string mgf = read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf");
+  auto mgf_reader = make_spectrum_reader(detect_peak_list_format(mgf), "first5.mgf", 0);
+  std::vector<RawSpectrum> from_mgf;
+  mgf_reader->feed(mgf, from_mgf);
+  mgf_reader->finish(from_mgf);
+  ASSERT_EQ(from_mgf.size(), 5u);
+  ASSERT_GE(from_mzml.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    const RawSpectrum& a = from_mzml[i];
+    const RawSpectrum& b = from_mgf[i];
+    EXPECT_EQ(a.native_id, b.native_id);
+    EXPECT_EQ(a.scan, b.scan);
+    EXPECT_NEAR(a.rt_seconds, b.rt_seconds, 1e-9);
+    EXPECT_NEAR(a.precursor_mz, b.precursor_mz, 1e-9);
+    EXPECT_EQ(a.precursor_charges, b.precursor_charges);
+    EXPECT_EQ(a.mz, b.mz) << "spectrum " << i;
+    EXPECT_EQ(a.intensity, b.intensity) << "spectrum " << i;
+  }
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -140,7 +140,7 @@ TEST(Digest, BsaContainsKnownPeptides) {
       "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta",
       "_rev");
   const auto bsa = std::find_if(proteins.begin(), proteins.end(), [](const Protein& p) {
-    return p.accession.rfind("P02769", 0) == 0;
+    return !p.is_decoy && p.accession.rfind("P02769", 0) == 0;
   });
   ASSERT_NE(bsa, proteins.end());
   const auto peptides = digest_sequences(bsa->sequence, trypsin(), options(1, 5));
@@ -157,7 +157,7 @@ TEST(Digest, SemiSpecificMatchesBruteForceOnBsa) {
       "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta",
       "_rev");
   const auto bsa = std::find_if(proteins.begin(), proteins.end(), [](const Protein& p) {
-    return p.accession.rfind("P02769", 0) == 0;
+    return !p.is_decoy && p.accession.rfind("P02769", 0) == 0;
   });
   ASSERT_NE(bsa, proteins.end());
   const std::string& s = bsa->sequence;

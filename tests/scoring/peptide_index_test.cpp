@@ -271,6 +271,51 @@ std::vector<Protein> read_fasta_simple(const std::string& path, const std::strin
   return out;
 }
 
+TEST(PeptideIndex, BsaWithCarbamidomethylAndOxidation) {
+  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
+                           "/TOPPAS/data/BSA_Identification/"
+                           "18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta";
+  std::vector<Protein> bsa;
+  for (auto& p : read_fasta_simple(path, "rev_")) {
+    if (p.accession == "P02769|ALBU_BOVIN") bsa.push_back(std::move(p));
+  }
+  ASSERT_EQ(bsa.size(), 1u);
+  SearchParameters params;
+  params.database.enzyme.missed_cleavages = 1;
+  params.database.fixed_modifications = {carbamidomethyl()};
+  params.database.variable_modifications = {oxidation()};
+  auto index = build_peptide_index(bsa, params);
+  auto only = [&](double lo, double hi, const std::string& sequence) -> const Peptide* {
+    const auto [first, last] = index->mass_range(lo, hi);
+    const Peptide* found = nullptr;
+    for (size_t i = first; i < last; ++i) {
+      if (index->peptides[i].sequence == sequence) found = &index->peptides[i];
+    }
+    return found;
+  };
+  // Hand sums of Unimod residue masses + water (+ 57.021464 per C, + 15.994915 per oxidised M);
+  // YICDNQDTISSK [M+2H]2+ 722.3247 as commonly reported for BSA digests.
+  const Peptide* p = only(1162.62, 1162.63, "LVNELTEFAK");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(p->neutral_mass_da, 1162.62339, 1e-4);
+  p = only(1442.63, 1442.64, "YICDNQDTISSK");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(p->neutral_mass_da, 1442.63476, 1e-4);
+  EXPECT_EQ(to_proforma(*p, *index), "YIC[UNIMOD:4]DNQDTISSK");
+  p = only(1723.82, 1723.83, "MPCTEDYLSLILNR");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(p->neutral_mass_da, 1723.82733, 1e-4);
+  p = only(1739.82, 1739.83, "MPCTEDYLSLILNR");
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(p->neutral_mass_da, 1739.82224, 1e-4);
+  EXPECT_EQ(to_proforma(*p, *index), "M[UNIMOD:35]PC[UNIMOD:4]TEDYLSLILNR");
+  // Its reversed-peptide decoy has the same mass: NLILSLYDETCPMR with the same mods.
+  p = only(1739.82, 1739.83, "NLILSLYDETCPMR");
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(p->decoy);
+  EXPECT_EQ(to_proforma(*p, *index), "NLILSLYDETC[UNIMOD:4]PM[UNIMOD:35]R");
+}
+
 TEST(PeptideIndex, EcoliTrypticIndex) {
   const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
                            "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333."

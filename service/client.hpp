@@ -1,0 +1,22 @@
+// The service's client commands: `ionflow submit`, `status`, `cancel` and `scorers` talk to a
+// running `ionflow serve` over its HTTP JSON API and print what it answers.
+// Each returns the process exit code: 0 on success, 1 when the job failed or was cancelled
+// (submit --wait), 2 on a rejected request (the server's error is printed), 3 when the server
+// cannot be reached.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ionflow {
+
+struct ClientOptions {
+  std::string server = "http://127.0.0.1:8080";
+};
+
+int client_submit(const ClientOptions& options, const std::string& job_path, bool wait);
+int client_status(const ClientOptions& options, const std::string& job_id);  // "" = list
+int client_cancel(const ClientOptions& options, const std::string& job_id);
+int client_scorers(const ClientOptions& options, std::optional<int> new_count);
+
+}  // namespace ionflow

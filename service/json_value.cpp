@@ -1,0 +1,438 @@
+#include "service/json_value.hpp"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace ionflow {
+
+namespace od = simdjson::ondemand;
+
+JsonValue::JsonValue(uint64_t u) {
+  if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    value_ = static_cast<int64_t>(u);
+  } else {
+    value_ = static_cast<double>(u);
+  }
+}
+
+namespace {
+[[noreturn]] void type_mismatch(const char* wanted, JsonValue::Type got) {
+  throw std::logic_error(std::string("JsonValue: expected ") + wanted + ", is " +
+                         json_type_name(got));
+}
+}  // namespace
+
+bool JsonValue::as_bool() const {
+  if (auto* b = std::get_if<bool>(&value_)) return *b;
+  type_mismatch("boolean", type());
+}
+int64_t JsonValue::as_integer() const {
+  if (auto* i = std::get_if<int64_t>(&value_)) return *i;
+  type_mismatch("integer", type());
+}
+double JsonValue::as_double() const {
+  if (auto* i = std::get_if<int64_t>(&value_)) return static_cast<double>(*i);
+  if (auto* d = std::get_if<double>(&value_)) return *d;
+  type_mismatch("number", type());
+}
+const std::string& JsonValue::as_string() const {
+  if (auto* s = std::get_if<std::string>(&value_)) return *s;
+  type_mismatch("string", type());
+}
+const JsonValue::Array& JsonValue::as_array() const {
+  if (auto* a = std::get_if<Array>(&value_)) return *a;
+  type_mismatch("array", type());
+}
+JsonValue::Array& JsonValue::as_array() {
+  if (auto* a = std::get_if<Array>(&value_)) return *a;
+  type_mismatch("array", type());
+}
+const JsonValue::Object& JsonValue::as_object() const {
+  if (auto* o = std::get_if<Object>(&value_)) return *o;
+  type_mismatch("object", type());
+}
+JsonValue::Object& JsonValue::as_object() {
+  if (auto* o = std::get_if<Object>(&value_)) return *o;
+  type_mismatch("object", type());
+}
+
+const JsonValue* JsonValue::find(std::string_view key) const {
+  auto* o = std::get_if<Object>(&value_);
+  if (!o) return nullptr;
+  for (const auto& [k, v] : *o) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+JsonValue* JsonValue::find(std::string_view key) {
+  return const_cast<JsonValue*>(std::as_const(*this).find(key));
+}
+
+JsonValue& JsonValue::set(std::string_view key, JsonValue value) {
+  if (is_null()) value_ = Object{};
+  auto& o = as_object();
+  for (auto& [k, v] : o) {
+    if (k == key) {
+      v = std::move(value);
+      return v;
+    }
+  }
+  o.emplace_back(std::string(key), std::move(value));
+  return o.back().second;
+}
+
+bool JsonValue::erase(std::string_view key) {
+  auto* o = std::get_if<Object>(&value_);
+  if (!o) return false;
+  for (auto it = o->begin(); it != o->end(); ++it) {
+    if (it->first == key) {
+      o->erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+void JsonValue::push_back(JsonValue value) {
+  if (is_null()) value_ = Array{};
+  as_array().push_back(std::move(value));
+}
+
+const char* json_type_name(JsonValue::Type type) {
+  switch (type) {
+    case JsonValue::Type::kNull:
+      return "null";
+    case JsonValue::Type::kBool:
+      return "boolean";
+    case JsonValue::Type::kInteger:
+      return "integer";
+    case JsonValue::Type::kReal:
+      return "number";
+    case JsonValue::Type::kString:
+      return "string";
+    case JsonValue::Type::kArray:
+      return "array";
+    case JsonValue::Type::kObject:
+      return "object";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing with simdjson ondemand.
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+class Reader {
+ public:
+  explicit Reader(const simdjson::padded_string& text) : text_(text) {}
+
+  JsonValue read_document(od::document& doc) {
+    od::json_type type;
+    check(doc.type().get(type), doc);
+    JsonValue out;
+    switch (type) {
+      case od::json_type::object: {
+        od::object obj;
+        check(doc.get_object().get(obj), doc);
+        out = read_object(obj, doc, 1);
+        break;
+      }
+      case od::json_type::array: {
+        od::array arr;
+        check(doc.get_array().get(arr), doc);
+        out = read_array(arr, doc, 1);
+        break;
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        check(doc.get_string().get(s), doc);
+        out = JsonValue(s);
+        break;
+      }
+      case od::json_type::boolean: {
+        bool b;
+        check(doc.get_bool().get(b), doc);
+        out = JsonValue(b);
+        break;
+      }
+      case od::json_type::null: {
+        bool is_null = false;
+        check(doc.is_null().get(is_null), doc);
+        if (!is_null) fail("invalid literal", doc);
+        break;
+      }
+      case od::json_type::number: {
+        od::number_type nt;
+        check(doc.get_number_type().get(nt), doc);
+        out = read_number(doc, nt, doc);
+        break;
+      }
+    }
+    // At the end of the input current_location() reports OUT_OF_BOUNDS (simdjson 3.0.1 has no
+    // document::at_end()); anything else is trailing content.
+    const char* where = nullptr;
+    if (doc.current_location().get(where) != simdjson::OUT_OF_BOUNDS) {
+      fail("unexpected content after the JSON document", doc);
+    }
+    return out;
+  }
+
+ private:
+  template <class Val>
+  JsonValue read_number(Val& v, od::number_type nt, od::document& doc) {
+    if (nt == od::number_type::signed_integer) {
+      int64_t i;
+      if (v.get_int64().get(i) == simdjson::SUCCESS) return JsonValue(i);
+    } else if (nt == od::number_type::unsigned_integer) {
+      uint64_t u;
+      if (v.get_uint64().get(u) == simdjson::SUCCESS) return JsonValue(u);
+    }
+    double d;
+    auto err = v.get_double().get(d);
+    if (err)
+      throw JsonSyntaxError(std::string("invalid number: ") + simdjson::error_message(err),
+                            offset_of(doc));
+    return JsonValue(d);
+  }
+
+  JsonValue read_value(od::value v, od::document& doc, int depth) {
+    if (depth > kMaxDepth) fail("nesting deeper than 64 levels", doc);
+    od::json_type type;
+    check(v.type().get(type), doc);
+    switch (type) {
+      case od::json_type::object: {
+        od::object obj;
+        check(v.get_object().get(obj), doc);
+        return read_object(obj, doc, depth + 1);
+      }
+      case od::json_type::array: {
+        od::array arr;
+        check(v.get_array().get(arr), doc);
+        return read_array(arr, doc, depth + 1);
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        check(v.get_string().get(s), doc);
+        return JsonValue(s);
+      }
+      case od::json_type::boolean: {
+        bool b;
+        check(v.get_bool().get(b), doc);
+        return JsonValue(b);
+      }
+      case od::json_type::null: {
+        if (!v.is_null()) fail("invalid literal", doc);
+        return JsonValue();
+      }
+      case od::json_type::number: {
+        od::number_type nt;
+        check(v.get_number_type().get(nt), doc);
+        return read_number(v, nt, doc);
+      }
+    }
+    fail("unknown value type", doc);
+  }
+
+  JsonValue read_object(od::object& obj, od::document& doc, int depth) {
+    if (depth > kMaxDepth) fail("nesting deeper than 64 levels", doc);
+    JsonValue out = JsonValue::object();
+    for (auto field_result : obj) {
+      od::field field;
+      check(std::move(field_result).get(field), doc);
+      std::string_view key;
+      check(field.unescaped_key().get(key), doc);
+      std::string key_copy(key);
+      if (out.find(key_copy)) fail("duplicate key \"" + key_copy + "\"", doc);
+      JsonValue value = read_value(field.value(), doc, depth);
+      out.as_object().emplace_back(std::move(key_copy), std::move(value));
+    }
+    return out;
+  }
+
+  JsonValue read_array(od::array& arr, od::document& doc, int depth) {
+    if (depth > kMaxDepth) fail("nesting deeper than 64 levels", doc);
+    JsonValue out = JsonValue::array();
+    for (auto element : arr) {
+      od::value v;
+      check(std::move(element).get(v), doc);
+      out.as_array().push_back(read_value(v, doc, depth));
+    }
+    return out;
+  }
+
+  uint64_t offset_of(od::document& doc) {
+    const char* where = nullptr;
+    if (doc.current_location().get(where) != simdjson::SUCCESS || where == nullptr) {
+      return text_.size();
+    }
+    auto off = where - text_.data();
+    if (off < 0 || static_cast<size_t>(off) > text_.size()) return text_.size();
+    return static_cast<uint64_t>(off);
+  }
+
+  void check(simdjson::error_code err, od::document& doc) {
+    if (err == simdjson::SUCCESS) return;
+    throw JsonSyntaxError(simdjson::error_message(err), offset_of(doc));
+  }
+  [[noreturn]] void fail(const std::string& message, od::document& doc) {
+    throw JsonSyntaxError(message, offset_of(doc));
+  }
+
+  const simdjson::padded_string& text_;
+};
+
+}  // namespace
+
+JsonValue parse_json(std::string_view text) {
+  simdjson::padded_string padded(text);
+  od::parser parser;
+  od::document doc;
+  auto err = parser.iterate(padded).get(doc);
+  if (err) throw JsonSyntaxError(simdjson::error_message(err), 0);
+  Reader reader(padded);
+  try {
+    return reader.read_document(doc);
+  } catch (const JsonSyntaxError& e) {
+    throw JsonSyntaxError(
+        "invalid JSON at byte " + std::to_string(e.byte_offset()) + ": " + e.what(),
+        e.byte_offset());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+std::string json_quote(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        if (c < 0x20) {
+          static const char* kHex = "0123456789abcdef";
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+namespace {
+
+void write_double(std::string& out, double d) {
+  if (!std::isfinite(d)) {
+    out += "null";
+    return;
+  }
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+  std::string_view s(buf, static_cast<size_t>(end - buf));
+  out += s;
+  // Keep it a real number when read back ("500.0", not "500").
+  if (s.find_first_of(".eE") == std::string_view::npos) out += ".0";
+}
+
+void write(std::string& out, const JsonValue& v, int indent, int level) {
+  auto newline = [&](int lvl) {
+    if (indent < 0) return;
+    out += '\n';
+    out.append(static_cast<size_t>(indent * lvl), ' ');
+  };
+  switch (v.type()) {
+    case JsonValue::Type::kNull:
+      out += "null";
+      break;
+    case JsonValue::Type::kBool:
+      out += v.as_bool() ? "true" : "false";
+      break;
+    case JsonValue::Type::kInteger:
+      out += std::to_string(v.as_integer());
+      break;
+    case JsonValue::Type::kReal:
+      write_double(out, v.as_double());
+      break;
+    case JsonValue::Type::kString:
+      out += json_quote(v.as_string());
+      break;
+    case JsonValue::Type::kArray: {
+      const auto& a = v.as_array();
+      if (a.empty()) {
+        out += "[]";
+        break;
+      }
+      // Arrays of scalars stay on one line: [-10.0, 10.0].
+      bool scalars = true;
+      for (const auto& e : a) scalars = scalars && !e.is_array() && !e.is_object();
+      out += '[';
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (i) out += indent >= 0 && scalars ? ", " : ",";
+        if (!scalars) newline(level + 1);
+        write(out, a[i], indent, level + 1);
+      }
+      if (!scalars) newline(level);
+      out += ']';
+      break;
+    }
+    case JsonValue::Type::kObject: {
+      const auto& o = v.as_object();
+      if (o.empty()) {
+        out += "{}";
+        break;
+      }
+      out += '{';
+      for (size_t i = 0; i < o.size(); ++i) {
+        if (i) out += ',';
+        newline(level + 1);
+        out += json_quote(o[i].first);
+        out += indent >= 0 ? ": " : ":";
+        write(out, o[i].second, indent, level + 1);
+      }
+      newline(level);
+      out += '}';
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::string to_json(const JsonValue& value, int indent) {
+  std::string out;
+  write(out, value, indent, 0);
+  return out;
+}
+
+}  // namespace ionflow

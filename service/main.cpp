@@ -1,0 +1,191 @@
+// The `ionflow` command: `search` (one job, like Sage's CLI), `serve` (the job service) and the
+// service's client commands (`submit`, `status`, `cancel`, `scorers`). Only the command-line
+// definitions live here; each command is a function in its own file.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "service/client.hpp"
+#include "service/search_command.hpp"
+#include "service/serve_command.hpp"
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+ionflow::JsonValue string_array(const std::vector<std::string>& items) {
+  ionflow::JsonValue a = ionflow::JsonValue::array();
+  for (const auto& s : items) a.push_back(s);
+  return a;
+}
+
+ionflow::JsonValue symmetric_tolerance(const char* unit, double width) {
+  ionflow::JsonValue t = ionflow::JsonValue::object();
+  t.set(unit, ionflow::JsonValue::Array{ionflow::JsonValue(-width), ionflow::JsonValue(width)});
+  return t;
+}
+
+void set_log_level(const std::string& level) {
+  auto logger = spdlog::stderr_color_mt("ionflow");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
+  spdlog::set_level(spdlog::level::from_str(level));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ionflow: MS/MS peptide database search engine and search service"};
+  app.set_version_flag("-V,--version", std::string("ionflow ") + IONFLOW_VERSION);
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+      ->capture_default_str();
+
+  // ---- search -------------------------------------------------------------------------------
+  ionflow::SearchCommand search;
+  std::vector<std::string> spectra;
+  std::string fasta, output_directory, output_formats, enzyme, decoy_tag;
+  int scorers = 0, parsers = 1, licensed_cores = 0, missed_cleavages = 0, report_psms = 1;
+  uint32_t chunk_size = 1000, sorter_memory_mb = 1024;
+  double precursor_ppm = 0, precursor_da = 0, fragment_ppm = 0, fragment_da = 0;
+  auto* s = app.add_subcommand("search", "Search spectra against a FASTA database (one job)");
+  s->add_option("job", search.job_path, "JSON job message (a Sage config file is one)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  s->add_option("spectra", spectra,
+                "Spectra files (mzML, MGF; .gz/.zst ok); override mzml_paths/spectra in the job");
+  auto* o_fasta = s->add_option("-f,--fasta", fasta, "FASTA database; overrides database.fasta");
+  auto* o_out = s->add_option("-o,--output-directory,--output_directory", output_directory,
+                              "Where results go; overrides output_directory");
+  bool zstd = false, write_pin = false;
+  auto* o_zstd = s->add_flag("--zstd", zstd, "Compress result files with zstd (zstd: true)");
+  auto* o_pin =
+      s->add_flag("--write-pin", write_pin, "Also write Percolator input (Sage's --write-pin)");
+  auto* o_formats = s->add_option("--output-formats", output_formats,
+                                  "Comma-separated: tsv,mzid,pepxml,pin (output_formats)");
+  auto* o_scorers =
+      s->add_option("--scorers", scorers, "Scorer actors; 0 = usable cores (scorers)");
+  auto* o_parsers = s->add_option("--parsers", parsers, "Parser actors, 1-4 (parsers)");
+  auto* o_licensed = s->add_option("--licensed-cores", licensed_cores,
+                                   "Cap on scorers; 0 = cores available (licensed_cores)");
+  auto* o_chunk = s->add_option("--chunk-size", chunk_size, "Queries per chunk (chunk_size)");
+  auto* o_sorter = s->add_option("--sorter-memory-mb", sorter_memory_mb,
+                                 "Sorter memory before spilling to disk, MiB (sorter_memory_mb)");
+  auto* o_pre_ppm =
+      s->add_option("--precursor-tol-ppm", precursor_ppm,
+                    "Symmetric precursor tolerance, ppm (precursor_tol {ppm: [-x, x]})");
+  auto* o_pre_da = s->add_option("--precursor-tol-da", precursor_da,
+                                 "Symmetric precursor tolerance, Da (precursor_tol {da: [-x, x]})");
+  auto* o_frag_ppm = s->add_option("--fragment-tol-ppm", fragment_ppm,
+                                   "Symmetric fragment tolerance, ppm (fragment_tol)");
+  auto* o_frag_da = s->add_option("--fragment-tol-da", fragment_da,
+                                  "Symmetric fragment tolerance, Da (fragment_tol)");
+  o_pre_ppm->excludes(o_pre_da);
+  o_frag_ppm->excludes(o_frag_da);
+  auto* o_enzyme = s->add_option("--enzyme", enzyme, "Enzyme name, e.g. trypsin, lys-c (enzyme)");
+  auto* o_missed = s->add_option("--missed-cleavages", missed_cleavages,
+                                 "Missed cleavages (database.enzyme.missed_cleavages)");
+  auto* o_decoy =
+      s->add_option("--decoy-tag", decoy_tag, "Decoy accession tag (database.decoy_tag)");
+  auto* o_report =
+      s->add_option("--report-psms", report_psms, "PSMs reported per spectrum (report_psms)");
+  s->add_flag("--dry-run", search.dry_run,
+              "Print the effective parameters (JSON) on stdout and exit without searching");
+  s->add_flag("-q,--quiet", search.quiet, "No progress output");
+
+  // ---- serve and client commands --------------------------------------------------------------
+  ionflow::ServeOptions serve;
+  auto* sv =
+      app.add_subcommand("serve", "Run the search service (HTTP JSON API, SQLite job store)");
+  sv->add_option("--data-dir", serve.data_dir, "Directory for the job database and job results")
+      ->required();
+  sv->add_option("--listen", serve.listen,
+                 "Address to listen on, HOST:PORT (port 0 = any free port)")
+      ->capture_default_str();
+  sv->add_option(
+      "--data-root", serve.data_roots,
+      "Directory jobs may read inputs from (repeatable); default: none besides --data-dir");
+  sv->add_option("--concurrent-jobs", serve.concurrent_jobs, "Jobs running at once")
+      ->capture_default_str();
+  sv->add_option("--licensed-cores", serve.licensed_cores, "Cap on scorers; 0 = usable cores")
+      ->capture_default_str();
+  sv->add_option("--scorers", serve.scorers, "Initial scorer count; 0 = licensed cores")
+      ->capture_default_str();
+  sv->add_option("--max-body-bytes", serve.max_body_bytes, "Largest accepted request body")
+      ->capture_default_str();
+
+  ionflow::ClientOptions client;
+  auto add_server = [&client](CLI::App* sub) {
+    sub->add_option("--server", client.server, "Service address, http://HOST:PORT")
+        ->envname("IONFLOW_SERVER")
+        ->capture_default_str();
+  };
+  std::string submit_path;
+  bool submit_wait = false;
+  auto* sub = app.add_subcommand("submit", "Submit a job message to the service");
+  sub->add_option("job", submit_path, "JSON job message")->required()->check(CLI::ExistingFile);
+  sub->add_flag("--wait", submit_wait, "Wait until the job ends; exit code as `ionflow search`");
+  add_server(sub);
+  std::string status_id;
+  auto* st = app.add_subcommand("status", "Show one job, or list the jobs");
+  st->add_option("id", status_id, "Job id");
+  add_server(st);
+  std::string cancel_id;
+  auto* ca = app.add_subcommand("cancel", "Cancel a queued or running job");
+  ca->add_option("id", cancel_id, "Job id")->required();
+  add_server(ca);
+  int scorer_count = 0;
+  auto* sc = app.add_subcommand("scorers", "Show, or set, the service's scorer count");
+  auto* o_count = sc->add_option("count", scorer_count, "New scorer count");
+  add_server(sc);
+
+  CLI11_PARSE(app, argc, argv);
+  set_log_level(log_level);
+
+  if (*s) {
+    auto& ov = search.overrides;
+    if (!spectra.empty()) ov.emplace_back("mzml_paths", string_array(spectra));
+    if (*o_fasta) ov.emplace_back("database.fasta", fasta);
+    if (*o_out) ov.emplace_back("output_directory", output_directory);
+    if (*o_zstd) ov.emplace_back("zstd", true);
+    if (*o_pin) ov.emplace_back("write_pin", true);
+    if (*o_formats) ov.emplace_back("output_formats", string_array(split_list(output_formats)));
+    if (*o_scorers) ov.emplace_back("scorers", scorers);
+    if (*o_parsers) ov.emplace_back("parsers", parsers);
+    if (*o_licensed) ov.emplace_back("licensed_cores", licensed_cores);
+    if (*o_chunk) ov.emplace_back("chunk_size", chunk_size);
+    if (*o_sorter) ov.emplace_back("sorter_memory_mb", sorter_memory_mb);
+    if (*o_pre_ppm) ov.emplace_back("precursor_tol", symmetric_tolerance("ppm", precursor_ppm));
+    if (*o_pre_da) ov.emplace_back("precursor_tol", symmetric_tolerance("da", precursor_da));
+    if (*o_frag_ppm) ov.emplace_back("fragment_tol", symmetric_tolerance("ppm", fragment_ppm));
+    if (*o_frag_da) ov.emplace_back("fragment_tol", symmetric_tolerance("da", fragment_da));
+    if (*o_enzyme) ov.emplace_back("enzyme", enzyme);
+    if (*o_missed) ov.emplace_back("database.enzyme.missed_cleavages", missed_cleavages);
+    if (*o_decoy) ov.emplace_back("database.decoy_tag", decoy_tag);
+    if (*o_report) ov.emplace_back("report_psms", report_psms);
+    return ionflow::run_search_command(search);
+  }
+  if (*sv) return ionflow::run_serve_command(serve);
+  if (*sub) return ionflow::client_submit(client, submit_path, submit_wait);
+  if (*st) return ionflow::client_status(client, status_id);
+  if (*ca) return ionflow::client_cancel(client, cancel_id);
+  if (*sc)
+    return ionflow::client_scorers(client,
+                                   *o_count ? std::optional<int>(scorer_count) : std::nullopt);
+  return 2;
+}

@@ -1,0 +1,45 @@
+// Progress reporter: turns the pipeline's JobProgress callbacks into what a person watching
+// `ionflow search` sees on stderr — a one-line bar redrawn in place when stderr is a terminal,
+// plain lines (at most one per interval, and one per stage change) when it is a file or pipe.
+//
+// Thread-safety: update() and finish() may be called from any thread (a mutex serialises them);
+// the pipeline calls update() from its own threads.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "actors/search_runtime.hpp"
+
+namespace ionflow {
+
+// Fraction done in [0, 1]: bytes read while reading, chunks (or queries) scored afterwards,
+// 1 when done.
+double progress_fraction(const JobProgress& p);
+// "scoring  42%  1120 spectra  530/1110 queries  3/6 chunks  12.5 s" (no newline).
+std::string format_progress(const JobProgress& p);
+
+class ProgressReporter {
+ public:
+  enum class Style { kBar, kLines, kNone };
+  // kBar if `out` is a terminal, else kLines.
+  static Style style_for(std::FILE* out);
+
+  ProgressReporter(std::FILE* out, Style style, double line_interval_seconds = 2.0);
+  void update(const JobProgress& p);
+  // Ends the bar's line (or does nothing for lines); safe to call twice.
+  void finish();
+
+ private:
+  std::FILE* out_;
+  Style style_;
+  double line_interval_seconds_;
+  std::mutex mutex_;
+  std::string last_stage_;
+  std::chrono::steady_clock::time_point last_print_{};
+  bool bar_open_ = false;
+};
+
+}  // namespace ionflow

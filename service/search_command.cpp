@@ -1,0 +1,134 @@
+#include "service/search_command.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <csignal>
+#include <fstream>
+#include <sstream>
+
+#include "actors/search_runtime.hpp"
+#include "service/job_message.hpp"
+#include "service/progress_reporter.hpp"
+#include "service/summary_report.hpp"
+
+namespace ionflow {
+
+namespace {
+
+std::atomic<bool>* g_cancel = nullptr;  // the running job's JobControl::cancel
+
+extern "C" void on_interrupt(int) {
+  if (g_cancel) g_cancel->store(true);  // lock-free atomic store: async-signal-safe
+}
+
+bool read_text_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return static_cast<bool>(in) || in.eof();
+}
+
+}  // namespace
+
+void set_job_key(JsonValue& message, const std::string& key_path, JsonValue value) {
+  JsonValue* node = &message;
+  size_t start = 0;
+  while (true) {
+    size_t dot = key_path.find('.', start);
+    std::string key =
+        key_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_null() && !node->is_object()) {
+      throw JobMessageError(key_path.substr(0, start == 0 ? 0 : start - 1),
+                            "expected object, got " + std::string(json_type_name(node->type())));
+    }
+    if (dot == std::string::npos) {
+      node->set(key, std::move(value));
+      return;
+    }
+    JsonValue* child = node->find(key);
+    if (!child || child->is_null()) child = &node->set(key, JsonValue::object());
+    node = child;
+    start = dot + 1;
+  }
+}
+
+int run_search_command(const SearchCommand& command) {
+  std::string text;
+  if (!read_text_file(command.job_path, text)) {
+    fmt::print(stderr, "ionflow search: cannot read job file {}\n", command.job_path);
+    return 2;
+  }
+  ParsedJob parsed;
+  try {
+    JsonValue message;
+    try {
+      message = parse_json(text);
+    } catch (const JsonSyntaxError& e) {
+      throw JobMessageError("", std::string("not valid JSON: ") + e.what());
+    }
+    if (!message.is_object()) throw JobMessageError("", "a job message is a JSON object");
+    for (const auto& [key, value] : command.overrides) {
+      if (key == "mzml_paths") message.erase("spectra");  // the command line replaces both
+      set_job_key(message, key, value);
+    }
+    Unimod unimod;
+    parsed = read_job_message(message, unimod);
+  } catch (const JobMessageError& e) {
+    fmt::print(stderr, "ionflow search: {}: {}\n", command.job_path, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ionflow search: {}\n", e.what());
+    return 2;
+  }
+  for (const auto& w : parsed.warnings) spdlog::warn("{}", w);
+  JobSpec& job = parsed.spec;
+  job.id = "local";
+
+  if (command.dry_run) {
+    fmt::print("{}\n", job.effective_parameters_json);
+    return 0;
+  }
+
+  spdlog::info("searching {} spectra file(s) against {}", job.spectra_paths.size(), job.fasta_path);
+  ProgressReporter progress(
+      stderr, command.quiet ? ProgressReporter::Style::kNone : ProgressReporter::style_for(stderr));
+  JobControl control;
+  control.on_progress = [&progress](const JobProgress& p) { progress.update(p); };
+  g_cancel = &control.cancel;
+  auto old_int = std::signal(SIGINT, on_interrupt);
+  auto old_term = std::signal(SIGTERM, on_interrupt);
+  int exit_code = 0;
+  try {
+    SearchRuntime::Options options;
+    options.licensed_cores = job.licensed_cores;
+    options.scorers = job.scorers;
+    SearchRuntime runtime(options);
+    spdlog::info("{} scorer(s), {} licensed core(s)", runtime.scorer_count(),
+                 runtime.licensed_cores());
+    JobSummary summary = runtime.run(job, &control);
+    progress.finish();
+    fmt::print(stderr, "ionflow search: done\n{}", format_job_summary(summary));
+  } catch (const JobCancelled& e) {
+    progress.finish();
+    fmt::print(stderr, "ionflow search: cancelled: {}\n", e.what());
+    exit_code = 130;
+  } catch (const JobError& e) {
+    progress.finish();
+    fmt::print(stderr, "ionflow search: job failed: {}\n", e.what());
+    exit_code = 1;
+  } catch (const std::exception& e) {
+    progress.finish();
+    fmt::print(stderr, "ionflow search: error: {}\n", e.what());
+    exit_code = 1;
+  }
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  g_cancel = nullptr;
+  return exit_code;
+}
+
+}  // namespace ionflow

@@ -1,0 +1,25 @@
+// `ionflow serve`: the search service — a SQLite job store in --data-dir, a scheduler running
+// queued jobs on one shared SearchRuntime, and the HTTP JSON API (service/http_api.hpp).
+// Returns the process exit code: 0 after a graceful stop (SIGINT/SIGTERM), 2 on bad options
+// or when the address cannot be bound or the data directory cannot be opened.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace ionflow {
+
+struct ServeOptions {
+  std::string data_dir;                   // jobs.sqlite3 and jobs/<id>/ results
+  std::string listen = "127.0.0.1:8080";  // HOST:PORT; port 0 = any free port (printed)
+  std::vector<std::string> data_roots;    // where job inputs may be read from
+  int concurrent_jobs = 1;                // jobs running at once, sharing the scorer pool
+  int licensed_cores = 0;                 // cap on scorers; 0 = usable cores
+  int scorers = 0;                        // initial scorer count; 0 = licensed cores
+  size_t max_body_bytes = 1 << 20;        // larger request bodies get 413
+};
+
+int run_serve_command(const ServeOptions& options);
+
+}  // namespace ionflow

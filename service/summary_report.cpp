@@ -1,0 +1,116 @@
+#include "service/summary_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace ionflow {
+
+std::string format_bytes(uint64_t bytes) {
+  static constexpr std::array<const char*, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (v >= 1024.0 && unit + 1 < kUnits.size()) v /= 1024.0, ++unit;
+  if (unit == 0) return fmt::format("{} B", bytes);
+  return fmt::format("{:.1f} {}", v, kUnits[unit]);
+}
+
+namespace {
+
+// Pipeline order first, then any other stage names alphabetically.
+std::vector<std::string> stage_order(const JobSummary& s) {
+  static const std::vector<std::string> kOrder = {"database", "reader", "parser", "sorter",
+                                                  "splitter", "scorer", "writer"};
+  std::vector<std::string> out;
+  for (const auto& name : kOrder) {
+    if (s.stages.count(name)) out.push_back(name);
+  }
+  for (const auto& [name, stats] : s.stages) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_job_summary(const JobSummary& s) {
+  std::string out;
+  uint64_t skipped = 0;
+  for (const auto& [reason, n] : s.spectra_skipped) skipped += n;
+  out += fmt::format("  spectra read       {:>10}\n", s.spectra_read);
+  out += fmt::format("  spectra skipped    {:>10}", skipped);
+  if (!s.spectra_skipped.empty()) {
+    out += "  (";
+    bool first = true;
+    for (const auto& [reason, n] : s.spectra_skipped) {
+      out += fmt::format("{}{}: {}", first ? "" : ", ", reason, n);
+      first = false;
+    }
+    out += ")";
+  }
+  out += "\n";
+  out += fmt::format("  spectra searched   {:>10}\n", s.spectra_searched);
+  out += fmt::format("  queries            {:>10}\n", s.queries);
+  out += fmt::format("  peptides in index  {:>10}\n", s.peptides_in_index);
+  out += fmt::format("  PSMs written       {:>10}\n", s.psms);
+  out += fmt::format("  at 1% FDR          {:>10} PSMs, {} peptides, {} proteins\n", s.psms_at_1pct,
+                     s.peptides_at_1pct, s.proteins_at_1pct);
+  if (!s.stages.empty()) {
+    out += fmt::format("  {:<10} {:>9} {:>12} {:>12} {:>10}\n", "stage", "busy s", "items",
+                       "items/s", "MB/s");
+    for (const auto& name : stage_order(s)) {
+      const StageStats& st = s.stages.at(name);
+      double busy = st.busy_seconds;
+      std::string rate =
+          busy > 0 ? fmt::format("{:.0f}", static_cast<double>(st.items) / busy) : "-";
+      std::string mbs = busy > 0 && st.bytes > 0
+                            ? fmt::format("{:.1f}", static_cast<double>(st.bytes) / 1e6 / busy)
+                            : "-";
+      out +=
+          fmt::format("  {:<10} {:>9.3f} {:>12} {:>12} {:>10}\n", name, busy, st.items, rate, mbs);
+    }
+  }
+  out += fmt::format("  wall time          {:>10.2f} s", s.wall_seconds);
+  if (s.wall_seconds > 0 && s.spectra_read > 0) {
+    out +=
+        fmt::format("  ({:.0f} spectra/s)", static_cast<double>(s.spectra_read) / s.wall_seconds);
+  }
+  out += "\n";
+  out += fmt::format("  peak memory        {:>10}\n", format_bytes(s.peak_rss_bytes));
+  for (const auto& f : s.output_files) out += fmt::format("  output             {}\n", f);
+  return out;
+}
+
+JsonValue job_summary_json(const JobSummary& s) {
+  JsonValue o = JsonValue::object();
+  o.set("spectra_read", s.spectra_read);
+  JsonValue skipped = JsonValue::object();
+  for (const auto& [reason, n] : s.spectra_skipped) skipped.set(reason, n);
+  o.set("spectra_skipped", std::move(skipped));
+  o.set("spectra_searched", s.spectra_searched);
+  o.set("queries", s.queries);
+  o.set("psms", s.psms);
+  o.set("psms_at_1pct_fdr", s.psms_at_1pct);
+  o.set("peptides_at_1pct_fdr", s.peptides_at_1pct);
+  o.set("proteins_at_1pct_fdr", s.proteins_at_1pct);
+  o.set("peptides_in_index", s.peptides_in_index);
+  o.set("wall_seconds", s.wall_seconds);
+  o.set("peak_rss_bytes", s.peak_rss_bytes);
+  JsonValue stages = JsonValue::object();
+  for (const auto& [name, st] : s.stages) {
+    JsonValue x = JsonValue::object();
+    x.set("busy_seconds", st.busy_seconds);
+    x.set("items", st.items);
+    x.set("bytes", st.bytes);
+    stages.set(name, std::move(x));
+  }
+  o.set("stages", std::move(stages));
+  JsonValue files = JsonValue::array();
+  for (const auto& f : s.output_files) files.push_back(f);
+  o.set("output_files", std::move(files));
+  return o;
+}
+
+}  // namespace ionflow

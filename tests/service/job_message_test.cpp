@@ -1,0 +1,439 @@
+#include "service/job_message.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ionflow {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+const std::string kExamples = IONFLOW_EXAMPLES_DIR;
+const std::string kFasta =
+    kExamples +
+    "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta";
+const std::string kBsa1 = kExamples + "/BSA/BSA1.mzML";
+
+const Unimod& unimod() {
+  static Unimod u;
+  return u;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Sage's README example configuration (lazear/sage DOCS.md, "Example configuration file"),
+// without its comments and with local paths.
+std::string sage_example() {
+  return R"({
+  "database": {
+    "bucket_size": 32768,
+    "enzyme": {"missed_cleavages": 2, "min_len": 5, "max_len": 50, "cleave_at": "KR",
+               "restrict": "P", "c_terminal": true, "semi_enzymatic": false},
+    "peptide_min_mass": 500.0,
+    "peptide_max_mass": 5000.0,
+    "ion_kinds": ["b", "y"],
+    "min_ion_index": 2,
+    "static_mods": {"^": 304.207, "K": 304.207, "C": 57.0215},
+    "variable_mods": {"M": [15.9949], "^Q": [-17.026549], "^E": [-18.010565], "$": [49.2, 22.9],
+                      "[": [42.0], "]": [111.0]},
+    "max_variable_mods": 2,
+    "decoy_tag": "rev_",
+    "generate_decoys": false,
+    "fasta": ")" +
+         kFasta + R"("
+  },
+  "quant": {"tmt": "Tmt16", "tmt_settings": {"level": 3, "sn": false}, "lfq": true},
+  "precursor_tol": {"da": [-500, 100]},
+  "fragment_tol": {"ppm": [-10, 10]},
+  "precursor_charge": [2, 4],
+  "isotope_errors": [-1, 3],
+  "deisotope": false,
+  "chimera": false,
+  "wide_window": false,
+  "predict_rt": false,
+  "min_peaks": 15,
+  "max_peaks": 150,
+  "min_matched_peaks": 6,
+  "max_fragment_charge": 1,
+  "report_psms": 1,
+  "output_directory": "sage_out",
+  "mzml_paths": [")" +
+         kBsa1 + R"("]
+})";
+}
+
+// The key path and message of the error a message produces.
+std::string error_of(const std::string& json, const JobMessageOptions& options = {}) {
+  try {
+    parse_job_message(json, unimod(), options);
+  } catch (const JobMessageError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A minimal valid message with `extra` members added at the top level.
+std::string job(const std::string& extra = "") {
+  std::string j =
+      R"({"database": {"fasta": ")" + kFasta + R"("}, "mzml_paths": [")" + kBsa1 + R"("])";
+  if (!extra.empty()) j += ", " + extra;
+  return j + "}";
+}
+
+TEST(JobMessage, SageExampleConfigParsesToTheSameSettings) {
+  ParsedJob parsed = parse_job_message(sage_example(), unimod());
+  const SearchParameters& s = parsed.spec.search;
+  const DatabaseParameters& d = s.database;
+
+  EXPECT_EQ(d.enzyme.name, "trypsin");
+  EXPECT_EQ(d.enzyme.cleave_at, "KR");
+  EXPECT_EQ(d.enzyme.restrict, "P");
+  EXPECT_TRUE(d.enzyme.c_terminal);
+  EXPECT_FALSE(d.enzyme.semi_enzymatic);
+  EXPECT_EQ(d.enzyme.missed_cleavages, 2);
+  EXPECT_EQ(d.enzyme.min_length, 5);
+  EXPECT_EQ(d.enzyme.max_length, 50);
+  EXPECT_DOUBLE_EQ(d.peptide_min_mass_da, 500.0);
+  EXPECT_DOUBLE_EQ(d.peptide_max_mass_da, 5000.0);
+  EXPECT_EQ(d.max_variable_modifications, 2);
+  EXPECT_EQ(d.decoy_tag, "rev_");
+  EXPECT_FALSE(d.decoy_tag_is_suffix);
+  EXPECT_EQ(d.decoy_generation, DecoyGeneration::kNone);  // generate_decoys: false
+  EXPECT_EQ(s.ion_types, "by");
+
+  // static_mods: "^" peptide N-term, K, C (in document order).
+  ASSERT_EQ(d.fixed_modifications.size(), 3u);
+  EXPECT_EQ(d.fixed_modifications[0].position, ModificationPosition::kPeptideNTerm);
+  EXPECT_EQ(d.fixed_modifications[0].residues, "");
+  EXPECT_NEAR(d.fixed_modifications[0].mass_delta_da, 304.207, 1e-9);
+  EXPECT_EQ(d.fixed_modifications[1].position, ModificationPosition::kAnywhere);
+  EXPECT_EQ(d.fixed_modifications[1].residues, "K");
+  EXPECT_EQ(d.fixed_modifications[2].residues, "C");
+  EXPECT_NEAR(d.fixed_modifications[2].mass_delta_da, 57.0215, 1e-9);
+  for (const auto& m : d.fixed_modifications) EXPECT_TRUE(m.fixed);
+
+  // variable_mods: M, ^Q, ^E, $ (two masses), [, ].
+  ASSERT_EQ(d.variable_modifications.size(), 7u);
+  const auto& v = d.variable_modifications;
+  EXPECT_EQ(v[0].residues, "M");
+  EXPECT_NEAR(v[0].mass_delta_da, 15.9949, 1e-9);
+  EXPECT_EQ(v[1].position, ModificationPosition::kPeptideNTerm);
+  EXPECT_EQ(v[1].residues, "Q");
+  EXPECT_NEAR(v[1].mass_delta_da, -17.026549, 1e-9);
+  EXPECT_EQ(v[2].residues, "E");
+  EXPECT_EQ(v[3].position, ModificationPosition::kPeptideCTerm);
+  EXPECT_NEAR(v[3].mass_delta_da, 49.2, 1e-9);
+  EXPECT_NEAR(v[4].mass_delta_da, 22.9, 1e-9);
+  EXPECT_EQ(v[5].position, ModificationPosition::kProteinNTerm);
+  EXPECT_EQ(v[6].position, ModificationPosition::kProteinCTerm);
+  for (const auto& m : v) EXPECT_FALSE(m.fixed);
+
+  EXPECT_EQ(s.precursor_tolerance.unit, Tolerance::Unit::kDa);
+  EXPECT_DOUBLE_EQ(s.precursor_tolerance.lower, -500.0);
+  EXPECT_DOUBLE_EQ(s.precursor_tolerance.upper, 100.0);
+  EXPECT_EQ(s.fragment_tolerance.unit, Tolerance::Unit::kPpm);
+  EXPECT_DOUBLE_EQ(s.fragment_tolerance.lower, -10.0);
+  EXPECT_DOUBLE_EQ(s.fragment_tolerance.upper, 10.0);
+  EXPECT_EQ(s.min_precursor_charge, 2);
+  EXPECT_EQ(s.max_precursor_charge, 4);
+  EXPECT_THAT(s.isotope_errors, ElementsAre(-1, 0, 1, 2, 3));  // Sage's [lo, hi] range
+  EXPECT_FALSE(s.deisotope);
+  EXPECT_EQ(s.min_peaks, 15);
+  EXPECT_EQ(s.max_peaks, 150);
+  EXPECT_EQ(s.max_fragment_charge, 1);
+  EXPECT_EQ(s.report_psms, 1);
+
+  EXPECT_EQ(parsed.spec.fasta_path, kFasta);
+  EXPECT_THAT(parsed.spec.spectra_paths, ElementsAre(kBsa1));
+  EXPECT_EQ(parsed.spec.output_directory,
+            (std::filesystem::current_path() / "sage_out").lexically_normal().string());
+}
+
+TEST(JobMessage, UnimplementedSageKeysWarnByName) {
+  ParsedJob parsed = parse_job_message(sage_example(), unimod());
+  std::vector<std::string> keys;
+  for (const auto& w : parsed.warnings) keys.push_back(w.substr(0, w.find(':')));
+  EXPECT_THAT(keys, ElementsAre("database.bucket_size", "database.min_ion_index", "quant",
+                                "chimera", "wide_window", "predict_rt", "min_matched_peaks"));
+  EXPECT_THAT(parsed.warnings[2], HasSubstr("not implemented"));
+}
+
+TEST(JobMessage, UnimodNamesResolveToKnownMasses) {
+  ParsedJob parsed = parse_job_message(job(R"j("fixed_modifications": ["Carbamidomethyl (C)"],
+             "variable_modifications": ["Oxidation (M)", "Acetyl (Protein N-term)"])j"),
+                                       unimod());
+  const auto& d = parsed.spec.search.database;
+  ASSERT_EQ(d.fixed_modifications.size(), 1u);
+  EXPECT_EQ(d.fixed_modifications[0].name, "Carbamidomethyl");
+  EXPECT_EQ(d.fixed_modifications[0].unimod_accession, 4);
+  EXPECT_NEAR(d.fixed_modifications[0].mass_delta_da, 57.021464, 1e-4);
+  EXPECT_EQ(d.fixed_modifications[0].residues, "C");
+  EXPECT_TRUE(d.fixed_modifications[0].fixed);
+  ASSERT_EQ(d.variable_modifications.size(), 2u);
+  EXPECT_EQ(d.variable_modifications[0].unimod_accession, 35);
+  EXPECT_NEAR(d.variable_modifications[0].mass_delta_da, 15.994915, 1e-4);
+  EXPECT_EQ(d.variable_modifications[1].position, ModificationPosition::kProteinNTerm);
+  EXPECT_NEAR(d.variable_modifications[1].mass_delta_da, 42.010565, 1e-4);
+  EXPECT_FALSE(d.variable_modifications[1].fixed);
+}
+
+TEST(JobMessage, DefaultsFollowTheContract) {
+  ParsedJob parsed = parse_job_message(job(), unimod());
+  const JobSpec& j = parsed.spec;
+  EXPECT_TRUE(parsed.warnings.empty());
+  EXPECT_EQ(j.search.database.enzyme.name, "trypsin");
+  EXPECT_EQ(j.search.database.enzyme.missed_cleavages, 1);
+  EXPECT_EQ(j.search.precursor_tolerance.unit, Tolerance::Unit::kPpm);
+  EXPECT_DOUBLE_EQ(j.search.precursor_tolerance.lower, -10.0);
+  EXPECT_EQ(j.search.fragment_tolerance.unit, Tolerance::Unit::kDa);
+  EXPECT_DOUBLE_EQ(j.search.fragment_tolerance.upper, 0.5);
+  EXPECT_THAT(j.search.isotope_errors, ElementsAre(0));
+  EXPECT_EQ(j.search.database.decoy_tag, "rev_");
+  EXPECT_EQ(j.search.database.decoy_generation, DecoyGeneration::kReversePeptide);
+  EXPECT_THAT(j.output_formats, ElementsAre("tsv"));
+  EXPECT_EQ(j.parsers, 1);
+  EXPECT_EQ(j.chunk_size, 1000u);
+  EXPECT_EQ(j.sorter_memory_budget_bytes, 1ull << 30);
+}
+
+TEST(JobMessage, IonflowKeysAndAliases) {
+  ParsedJob parsed = parse_job_message(R"({"database": {"fasta": ")" + kFasta +
+                                           R"(", "decoy_tag": "_rev"},
+          "spectra": [")" + kBsa1 + R"("], "enzyme": "Lys-C", "decoy_generation": "reverse_protein",
+          "ion_types": "yb", "licensed_cores": 4, "scorers": 2, "parsers": 3, "chunk_size": 250,
+          "output_formats": ["tsv", "mzid"], "write_pin": true, "zstd": true, "priority": 5,
+          "sorter_memory_mb": 64, "max_fragment_charge": null})",
+                                       unimod());
+  const JobSpec& j = parsed.spec;
+  EXPECT_EQ(j.search.database.enzyme.name, "lys-c");
+  EXPECT_EQ(j.search.database.enzyme.cleave_at, "K");
+  EXPECT_TRUE(j.search.database.decoy_tag_is_suffix);  // inferred from the leading '_'
+  EXPECT_EQ(j.search.database.decoy_generation, DecoyGeneration::kReverseProtein);
+  EXPECT_EQ(j.search.ion_types, "by");
+  EXPECT_EQ(j.licensed_cores, 4);
+  EXPECT_EQ(j.scorers, 2);
+  EXPECT_EQ(j.parsers, 3);
+  EXPECT_EQ(j.chunk_size, 250u);
+  EXPECT_THAT(j.output_formats, ElementsAre("tsv", "mzid", "pin"));
+  EXPECT_TRUE(j.zstd);
+  EXPECT_EQ(j.priority, 5);
+  EXPECT_EQ(j.sorter_memory_budget_bytes, 64ull << 20);
+  EXPECT_EQ(j.search.max_fragment_charge, 0);  // null = default
+  EXPECT_THAT(j.spectra_paths, ElementsAre(kBsa1));
+}
+
+TEST(JobMessage, SageEnzymeFieldsNameKnownRules) {
+  auto name_of = [](const std::string& enzyme) {
+    JobMessageOptions options;
+    options.check_inputs = false;
+    return parse_job_message(R"({"database": {"enzyme": )" + enzyme + "}}", unimod(), options)
+        .spec.search.database.enzyme.name;
+  };
+  EXPECT_EQ(name_of(R"({"cleave_at": "RK"})"), "trypsin");
+  EXPECT_EQ(name_of(R"({"cleave_at": "KR", "restrict": ""})"), "trypsin/p");
+  EXPECT_EQ(name_of(R"({"cleave_at": ""})"), "no-enzyme");
+  EXPECT_EQ(name_of(R"({"cleave_at": "$"})"), "no-cleavage");
+  EXPECT_EQ(name_of(R"({"cleave_at": "K", "c_terminal": false, "restrict": ""})"), "lys-n");
+  EXPECT_EQ(name_of(R"({"cleave_at": "DE"})"), "custom");
+}
+
+// A message with `database_extra` inside "database" and `extra` at the top level.
+std::string job_db(const std::string& database_extra, const std::string& extra = "") {
+  std::string j = R"({"database": {"fasta": ")" + kFasta + R"(", )" + database_extra +
+                  R"(}, "mzml_paths": [")" + kBsa1 + R"("])";
+  if (!extra.empty()) j += ", " + extra;
+  return j + "}";
+}
+
+TEST(JobMessage, WrongTypesNameTheKeyPath) {
+  EXPECT_EQ(error_of(job_db(R"("enzyme": {"missed_cleavages": "two"})")),
+            "database.enzyme.missed_cleavages: expected unsigned integer, got string \"two\"");
+  EXPECT_EQ(error_of(job_db(R"("enzyme": {"missed_cleavages": -1})")),
+            "database.enzyme.missed_cleavages: expected unsigned integer, got integer -1");
+  EXPECT_EQ(error_of(job(R"("zstd": "yes")")), "zstd: expected boolean, got string \"yes\"");
+  EXPECT_EQ(error_of(job(R"("precursor_tol": {"ppm": 10})")),
+            "precursor_tol.ppm: expected array, got integer 10");
+  EXPECT_EQ(error_of(R"({"database": {"fasta": ")" + kFasta + R"("}, "mzml_paths": ["a", 1]})"),
+            "mzml_paths[1]: expected string, got integer 1");
+}
+
+TEST(JobMessage, UnknownKeysAreErrorsWithASuggestion) {
+  EXPECT_EQ(error_of(job(R"("fragment_tolerance": {"da": [-0.5, 0.5]})")),
+            "fragment_tolerance: unknown key");
+  EXPECT_EQ(error_of(job(R"("fragment_tl": {"da": [-0.5, 0.5]})")),
+            "fragment_tl: unknown key; did you mean \"fragment_tol\"?");
+  EXPECT_EQ(error_of(job_db(R"("enzyme": {"misssed_cleavages": 1})")),
+            "database.enzyme.misssed_cleavages: unknown key; did you mean \"missed_cleavages\"?");
+  EXPECT_EQ(error_of(job(R"("precursor_tol": {"mda": [-1, 1]})")),
+            "precursor_tol.mda: unknown key; expected \"ppm\" or \"da\"");
+}
+
+TEST(JobMessage, BoundsInTheWrongOrderAreErrors) {
+  EXPECT_THAT(error_of(job(R"("precursor_tol": {"ppm": [10, -10]})")),
+              StartsWith("precursor_tol.ppm: lower 10.0 > upper -10.0"));
+  EXPECT_THAT(error_of(job(R"("fragment_tol": {"da": [-0.5]})")),
+              StartsWith("fragment_tol.da: expected [lower, upper]"));
+  EXPECT_THAT(error_of(job(R"("isotope_errors": [1, 0])")),
+              StartsWith("isotope_errors: lower 1 > upper 0"));
+  EXPECT_THAT(error_of(job(R"("precursor_charge": [0, 3])")),
+              StartsWith("precursor_charge[0]: must be between 1 and 10"));
+  EXPECT_THAT(error_of(job_db(R"("enzyme": {"min_len": 30, "max_len": 7})")),
+              StartsWith("database.enzyme.min_len: min_len 30 > max_len 7"));
+  EXPECT_THAT(error_of(job_db(R"("peptide_min_mass": 6000)")),
+              StartsWith("database.peptide_min_mass: peptide_min_mass 6000.0 > peptide_max_mass"));
+  EXPECT_THAT(error_of(job(R"("min_peaks": 200)")),
+              StartsWith("min_peaks: min_peaks 200 > max_peaks 150"));
+  // A window that does not contain 0 is allowed (Sage warns too).
+  ParsedJob parsed = parse_job_message(job(R"("precursor_tol": {"da": [1, 2]})"), unimod());
+  ASSERT_EQ(parsed.warnings.size(), 1u);
+  EXPECT_THAT(parsed.warnings[0],
+              StartsWith("precursor_tol.da: the window [1.0, 2.0] does not contain 0"));
+}
+
+TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {
+  EXPECT_THAT(error_of(job(R"j("variable_modifications": ["Oxidation (M)", "Oxidaton (M)"])j")),
+              StartsWith("variable_modifications[1]: "));
+  EXPECT_THAT(error_of(job(R"j("variable_modifications": ["Oxidaton (M)"])j")),
+              HasSubstr("Oxidaton"));
+  EXPECT_THAT(error_of(job_db(R"("static_mods": {"B": 57.02})")),
+              StartsWith("database.static_mods.B: invalid Sage modification key"));
+  EXPECT_THAT(error_of(job_db(R"("static_mods": {"C": [57.02]})")),
+              StartsWith("database.static_mods.C: expected number (Da), got array"));
+  EXPECT_THAT(
+      error_of(job_db(R"("static_mods": {"C": 57.02})",
+                      R"j("fixed_modifications": ["Carbamidomethyl (C)"])j")),
+      StartsWith("fixed_modifications: two fixed modifications on the same site (anywhere C)"));
+  EXPECT_THAT(error_of(job(R"("enzyme": "pepsin")")),
+              StartsWith("enzyme: unknown enzyme \"pepsin\""));
+  EXPECT_THAT(error_of(job_db(R"("enzyme": {"cleave_at": "K"})", R"("enzyme": "trypsin")")),
+              StartsWith("database.enzyme.cleave_at: conflicts with enzyme \"trypsin\""));
+  EXPECT_THAT(
+      error_of(job_db(R"("generate_decoys": true)", R"("decoy_generation": "none")")),
+      StartsWith("database.generate_decoys: true conflicts with decoy_generation \"none\""));
+  EXPECT_THAT(error_of(job(R"("output_formats": ["tsv", "xlsx"])")),
+              StartsWith("output_formats[1]: unknown format \"xlsx\""));
+  EXPECT_THAT(error_of(job(R"("ion_types": "bx")")),
+              StartsWith("ion_types: unsupported ion type 'x'"));
+  EXPECT_THAT(error_of(job(R"("parsers": 9)")),
+              StartsWith("parsers: must be between 1 and 4, got 9"));
+  EXPECT_THAT(error_of(job(R"("licensed_cores": 2, "scorers": 4)")),
+              StartsWith("scorers: 4 exceeds licensed_cores 2"));
+}
+
+TEST(JobMessage, MissingAndForbiddenFilesNameTheKey) {
+  EXPECT_EQ(error_of(R"({"mzml_paths": [")" + kBsa1 + R"("]})"),
+            "database.fasta: required (the FASTA database to search)");
+  EXPECT_EQ(error_of(R"({"database": {"fasta": "/nonexistent/x.fasta"}, "mzml_paths": [")" + kBsa1 +
+                     R"("]})"),
+            "database.fasta: file not found: /nonexistent/x.fasta");
+  EXPECT_EQ(error_of(R"({"database": {"fasta": ")" + kFasta + R"("}, "spectra": [")" + kBsa1 +
+                     R"(", "/nonexistent/a.mzML"]})"),
+            "spectra[1]: file not found: /nonexistent/a.mzML");
+  EXPECT_THAT(error_of(R"({"database": {"fasta": ")" + kFasta + R"("}})"),
+              StartsWith("mzml_paths: no spectra files given"));
+  EXPECT_EQ(error_of(R"({"database": {"fasta": "/tmp"}, "mzml_paths": [")" + kBsa1 + R"("]})"),
+            "database.fasta: not a regular file: /tmp");
+
+  JobMessageOptions server;
+  server.data_roots = {kExamples + "/BSA"};
+  EXPECT_EQ(error_of(job(), server),
+            "database.fasta: path outside the server's data roots: " + kFasta);
+  EXPECT_EQ(error_of(R"({"database": {"fasta": ")" + kExamples +
+                         R"(/BSA/../TOPPAS/x.fasta"}, "mzml_paths": []})",
+                     server),
+            "database.fasta: path contains \"..\": " + kExamples + "/BSA/../TOPPAS/x.fasta");
+  server.data_roots.push_back(kExamples + "/TOPPAS");
+  EXPECT_NO_THROW(parse_job_message(job(), unimod(), server));
+}
+
+TEST(JobMessage, NotJsonIsAnErrorForTheWholeMessage) {
+  try {
+    parse_job_message("{\"database\": ", unimod());
+    FAIL();
+  } catch (const JobMessageError& e) {
+    EXPECT_EQ(e.key_path(), "");
+    EXPECT_THAT(e.what(), StartsWith("not valid JSON: invalid JSON at byte"));
+  }
+  EXPECT_EQ(error_of("[1, 2]"), "a job message is a JSON object, got array");
+}
+
+TEST(JobMessage, EffectiveParametersListEveryKeyAndParseBack) {
+  ParsedJob first = parse_job_message(sage_example(), unimod());
+  JsonValue effective = parse_json(first.spec.effective_parameters_json);
+  for (const char* key : {"database",
+                          "enzyme",
+                          "decoy_tag_position",
+                          "decoy_generation",
+                          "fixed_modifications",
+                          "variable_modifications",
+                          "precursor_tol",
+                          "fragment_tol",
+                          "isotope_errors",
+                          "precursor_charge",
+                          "max_fragment_charge",
+                          "ion_types",
+                          "min_peaks",
+                          "max_peaks",
+                          "deisotope",
+                          "report_psms",
+                          "mzml_paths",
+                          "output_directory",
+                          "licensed_cores",
+                          "scorers",
+                          "parsers",
+                          "chunk_size",
+                          "sorter_memory_mb",
+                          "output_formats",
+                          "zstd",
+                          "priority"}) {
+    EXPECT_NE(effective.find(key), nullptr) << key;
+  }
+  EXPECT_EQ(to_json(*effective.find("isotope_errors")), "[-1,3]");
+  EXPECT_EQ(to_json(*effective.find("precursor_tol")), R"({"da":[-500.0,100.0]})");
+  EXPECT_EQ(effective.find("database")->find("enzyme")->find("missed_cleavages")->as_integer(), 2);
+
+  ParsedJob second = parse_job_message(first.spec.effective_parameters_json, unimod());
+  EXPECT_TRUE(second.warnings.empty());
+  EXPECT_EQ(second.spec.effective_parameters_json, first.spec.effective_parameters_json);
+  EXPECT_EQ(second.spec.search.database.variable_modifications.size(), 7u);
+}
+
+TEST(JobMessage, TheDemoJobParses) {
+  JobMessageOptions options;
+  options.base_directory = IONFLOW_SOURCE_DIR;
+  options.check_inputs = false;
+  ParsedJob parsed = parse_job_message(
+      read_file(std::string(IONFLOW_SOURCE_DIR) + "/examples/bsa_demo.json"), unimod(), options);
+  const auto& s = parsed.spec.search;
+  EXPECT_TRUE(parsed.warnings.empty());
+  EXPECT_EQ(s.database.decoy_tag, "_rev");
+  EXPECT_TRUE(s.database.decoy_tag_is_suffix);
+  EXPECT_EQ(s.database.decoy_generation, DecoyGeneration::kNone);
+  EXPECT_EQ(s.database.enzyme.name, "trypsin");
+  EXPECT_EQ(s.database.enzyme.missed_cleavages, 1);
+  ASSERT_EQ(s.database.fixed_modifications.size(), 1u);
+  EXPECT_NEAR(s.database.fixed_modifications[0].mass_delta_da, 57.021464, 1e-4);
+  ASSERT_EQ(s.database.variable_modifications.size(), 1u);
+  EXPECT_NEAR(s.database.variable_modifications[0].mass_delta_da, 15.994915, 1e-4);
+  EXPECT_DOUBLE_EQ(s.precursor_tolerance.upper, 10.0);
+  EXPECT_THAT(s.isotope_errors, ElementsAre(0, 1));
+  EXPECT_EQ(s.fragment_tolerance.unit, Tolerance::Unit::kDa);
+  EXPECT_DOUBLE_EQ(s.fragment_tolerance.upper, 0.5);
+  EXPECT_EQ(parsed.spec.spectra_paths.at(0),
+            std::string(IONFLOW_SOURCE_DIR) +
+                "/data/openms-doc/usr/share/doc/openms/examples/BSA/BSA1.mzML");
+}
+
+}  // namespace
+}  // namespace ionflow

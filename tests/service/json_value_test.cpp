@@ -1,0 +1,70 @@
+#include "service/json_value.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ionflow {
+namespace {
+
+TEST(JsonValue, ParsesEveryTypeAndKeepsKeyOrder) {
+  JsonValue v = parse_json(
+      R"({"b": true, "a": -3, "big": 18446744073709551615, "x": 0.5, "s": "M\"\u00e9", "n": null,
+          "arr": [1, [2], {}], "o": {"k": "v"}})");
+  ASSERT_TRUE(v.is_object());
+  const auto& o = v.as_object();
+  ASSERT_EQ(o.size(), 8u);
+  EXPECT_EQ(o[0].first, "b");
+  EXPECT_EQ(o[1].first, "a");
+  EXPECT_TRUE(v.find("b")->as_bool());
+  EXPECT_EQ(v.find("a")->as_integer(), -3);
+  EXPECT_EQ(v.find("big")->type(), JsonValue::Type::kReal);  // above INT64_MAX
+  EXPECT_DOUBLE_EQ(v.find("x")->as_double(), 0.5);
+  EXPECT_EQ(v.find("s")->as_string(), "M\"\xc3\xa9");
+  EXPECT_TRUE(v.find("n")->is_null());
+  EXPECT_EQ(v.find("arr")->as_array().size(), 3u);
+  EXPECT_EQ(v.find("o")->find("k")->as_string(), "v");
+  EXPECT_EQ(v.find("missing"), nullptr);
+}
+
+TEST(JsonValue, WritesAndReadsBackTheSameTree) {
+  JsonValue v = parse_json(R"({"tol": {"ppm": [-10.0, 10.5]}, "mass": 500.0, "n": 3,
+                               "s": "tab\there", "list": ["a", "b"], "e": [], "z": 1e-7})");
+  std::string compact = to_json(v);
+  EXPECT_EQ(compact,
+            R"({"tol":{"ppm":[-10.0,10.5]},"mass":500.0,"n":3,"s":"tab\there","list":["a","b"],)"
+            R"("e":[],"z":1e-07})");
+  EXPECT_EQ(parse_json(compact), v);
+  EXPECT_EQ(parse_json(to_json(v, 2)), v);
+  // 57.021464 (Carbamidomethyl) keeps every digit through a round trip.
+  EXPECT_EQ(to_json(JsonValue(57.021464)), "57.021464");
+}
+
+TEST(JsonValue, SyntaxErrorsNameTheByteOffset) {
+  try {
+    parse_json(R"({"a": 1,, "b": 2})");
+    FAIL() << "no error";
+  } catch (const JsonSyntaxError& e) {
+    EXPECT_NE(std::string(e.what()).find("invalid JSON at byte"), std::string::npos) << e.what();
+    EXPECT_GT(e.byte_offset(), 0u);
+    EXPECT_LT(e.byte_offset(), 18u);
+  }
+  EXPECT_THROW(parse_json(R"({"a": 1)"), JsonSyntaxError);           // truncated
+  EXPECT_THROW(parse_json(R"({"a": 1} x)"), JsonSyntaxError);        // trailing content
+  EXPECT_THROW(parse_json(R"({"a": 1, "a": 2})"), JsonSyntaxError);  // duplicate key
+  EXPECT_THROW(parse_json(""), JsonSyntaxError);
+  EXPECT_THROW(parse_json("not json"), JsonSyntaxError);
+  std::string deep(100, '[');
+  deep += std::string(100, ']');
+  EXPECT_THROW(parse_json(deep), JsonSyntaxError);
+}
+
+TEST(JsonValue, EditsObjects) {
+  JsonValue v = parse_json(R"({"a": 1, "b": 2})");
+  v.set("a", JsonValue("x"));
+  v.set("c", JsonValue(true));
+  EXPECT_TRUE(v.erase("b"));
+  EXPECT_FALSE(v.erase("b"));
+  EXPECT_EQ(to_json(v), R"({"a":"x","c":true})");
+}
+
+}  // namespace
+}  // namespace ionflow

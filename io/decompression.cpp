@@ -29,6 +29,16 @@ bool is_proper_prefix(std::string_view s, const unsigned char* magic, size_t n) 
   return s.size() < n && std::memcmp(s.data(), magic, s.size()) == 0;
 }
 
+// A zstd skippable frame (RFC 8878 section 3.1.2): little-endian magic 0x184D2A50..0x184D2A5F,
+// i.e. bytes ?0..?f 2a 4d 18 with high nibble 5. pzstd writes one before the data frames.
+bool is_skippable_frame_prefix(std::string_view s) {
+  static constexpr unsigned char kTail[] = {0x2a, 0x4d, 0x18};
+  if (s.empty()) return true;
+  if ((static_cast<unsigned char>(s[0]) & 0xf0) != 0x50) return false;
+  size_t n = std::min<size_t>(s.size() - 1, sizeof kTail);
+  return std::memcmp(s.data() + 1, kTail, n) == 0;
+}
+
 // Makes at least `want` bytes of writable room after out[used..].
 char* room(std::string& out, size_t used, size_t want) {
   if (out.size() < used + want) out.resize(used + want);
@@ -40,6 +50,7 @@ char* room(std::string& out, size_t used, size_t want) {
 Compression detect_compression(std::string_view head) {
   if (starts_with(head, kGzipMagic, sizeof kGzipMagic)) return Compression::kGzip;
   if (starts_with(head, kZstdMagic, sizeof kZstdMagic)) return Compression::kZstd;
+  if (head.size() >= 4 && is_skippable_frame_prefix(head.substr(0, 4))) return Compression::kZstd;
   return Compression::kNone;
 }
 
@@ -195,7 +206,8 @@ void Decompressor::feed(std::string_view block, std::string& out) {
   d.head.append(block.substr(0, sizeof kZstdMagic));
   std::string_view head = d.head;
   if (is_proper_prefix(head, kGzipMagic, sizeof kGzipMagic) ||
-      is_proper_prefix(head, kZstdMagic, sizeof kZstdMagic)) {
+      is_proper_prefix(head, kZstdMagic, sizeof kZstdMagic) ||
+      (head.size() < 4 && is_skippable_frame_prefix(head))) {
     // Still ambiguous: the whole block went into head (it was shorter than the magic).
     return;
   }

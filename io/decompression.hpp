@@ -1,5 +1,6 @@
 // Decompressor: streaming decompression of gzip and zstd input, detected from the first bytes
-// (gzip magic 1f 8b, RFC 1952; zstd frame magic 28 b5 2f fd, RFC 8878), never from the file name.
+// (gzip magic 1f 8b, RFC 1952; zstd frame magic 28 b5 2f fd or a skippable frame 5? 2a 4d 18 as
+// pzstd writes first, RFC 8878), never from the file name.
 // Uncompressed input passes through unchanged. Multi-member gzip and multi-frame zstd are read
 // to the end.
 //

@@ -77,6 +77,23 @@ TEST(Decompression, DetectsFromMagicBytes) {
   EXPECT_EQ(detect_compression("\x28\xb5\x2f"), Compression::kNone);  // too short to tell
   EXPECT_EQ(detect_compression(gzip("x")), Compression::kGzip);
   EXPECT_EQ(detect_compression(zstd("x")), Compression::kZstd);
+  EXPECT_EQ(detect_compression("\x50\x2a\x4d\x18"), Compression::kZstd);  // skippable frame
+  EXPECT_EQ(detect_compression("\x5f\x2a\x4d\x18"), Compression::kZstd);
+  EXPECT_EQ(detect_compression("\x60\x2a\x4d\x18"), Compression::kNone);
+}
+
+// A skippable frame (RFC 8878 section 3.1.2: magic 0x184D2A5?, 4-byte little-endian size, data)
+// before the data frame, as pzstd writes, is skipped.
+TEST(Decompression, ZstdSkippableFrameFirst) {
+  std::string text = "BEGIN IONS\nPEPMASS=500.25\n100.5 10\nEND IONS\n";
+  std::string skippable("\x50\x2a\x4d\x18\x03\x00\x00\x00xyz", 11);
+  std::string packed = skippable + zstd(text);
+  for (size_t block : {size_t{1}, size_t{3}, size_t{1000}}) {
+    Compression c = Compression::kNone;
+    EXPECT_EQ(decode(packed, block, &c), text);
+    EXPECT_EQ(c, Compression::kZstd);
+  }
+  EXPECT_EQ(decode("P*", 1), "P*");  // a 2-byte text starting like the magic passes through
 }
 
 TEST(Decompression, GzipRoundTripInBlocksOfAnySize) {

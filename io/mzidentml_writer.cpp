@@ -211,7 +211,13 @@ Catalogue catalogue(const std::vector<Psm>& psms) {
     if (new_peptide) c.peptide_psm.push_back(i);
     const uint32_t peptide = pep_it->second;
     c.psm_peptide[i] = peptide;
-    for (const PeptideEvidence& evidence : psm.evidence) {
+    // The schema wants >= 1 PeptideEvidenceRef per item: a PSM without proteins (never made by
+    // the search) gets one to an "unknown" protein rather than an invalid document.
+    static const std::vector<PeptideEvidence> kUnknownTarget = {{"unknown", 0, '?', '?', false}};
+    static const std::vector<PeptideEvidence> kUnknownDecoy = {{"unknown", 0, '?', '?', true}};
+    const auto& evidences =
+        !psm.evidence.empty() ? psm.evidence : (psm.decoy ? kUnknownDecoy : kUnknownTarget);
+    for (const PeptideEvidence& evidence : evidences) {
       auto [prot_it, new_protein] = c.protein_index.emplace(
           evidence.protein_accession, static_cast<uint32_t>(c.proteins.size()));
       if (new_protein) c.proteins.push_back(evidence.protein_accession);
@@ -224,6 +230,13 @@ Catalogue catalogue(const std::vector<Psm>& psms) {
     }
   }
   return c;
+}
+
+// pre / post as the schema allows them: [A-Z], '-' (protein terminus) or '?' (unknown).
+char flank_residue(char c) {
+  if (c == 0) return '-';
+  if ((c >= 'A' && c <= 'Z') || c == '-' || c == '?') return c;
+  return '?';
 }
 
 std::string dbsequence_id(const Catalogue& c, uint32_t protein) {
@@ -304,8 +317,8 @@ void write_sequence_collection(TextOutput& out, const std::vector<Psm>& psms, co
     xml::put_attribute(out, "dBSequence_ref", dbsequence_id(c, ev.protein));
     xml::put_attribute(out, "start", static_cast<int64_t>(ev.where.start) + 1);
     xml::put_attribute(out, "end", static_cast<int64_t>(ev.where.start + psm.sequence.size()));
-    const char pre = ev.where.pre == 0 ? '-' : ev.where.pre;
-    const char post = ev.where.post == 0 ? '-' : ev.where.post;
+    const char pre = flank_residue(ev.where.pre);
+    const char post = flank_residue(ev.where.post);
     xml::put_attribute(out, "pre", std::string_view(&pre, 1));
     xml::put_attribute(out, "post", std::string_view(&post, 1));
     xml::put_attribute_bool(out, "isDecoy", ev.where.decoy);

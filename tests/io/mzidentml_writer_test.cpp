@@ -219,6 +219,30 @@ TEST(MzIdentMlWriter, EmptyResultsAreWellFormedAndOnlyLackAResult) {
   EXPECT_EQ(result.output.find("SequenceCollection"), std::string::npos) << result.output;
 }
 
+// Accessions and ids with spaces, markup and control characters, a PSM without proteins and a
+// lower-case flank still give a valid document with NCName ids.
+TEST(MzIdentMlWriter, HostileTextStillValidates) {
+  ScratchDir dir("mzid_hostile");
+  const SearchParameters params = fixture_parameters();
+  auto psms = fixture_psms();
+  psms[0].evidence[0].protein_accession = "1 sp|A B<&>\"x\"\x01|Q";
+  psms[0].evidence[0].pre = 'k';
+  psms[0].native_id = "scan=2 \x02 <weird>";
+  psms[2].evidence.clear();
+  const std::string path = dir.file("hostile.mzid");
+  {
+    std::ofstream out(path);
+    write_mzidentml(out, psms, fixture_context(&params, dir));
+  }
+  const auto result = result_testing::validate_xml(path, "mzIdentML1.1.0.xsd");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  const std::string xml = read_text(path);
+  EXPECT_EQ(attribute_values(xml, "DBSequence", "id")[0], "DBSeq_1_1_sp_A_B____x___Q");
+  EXPECT_EQ(attribute_values(xml, "DBSequence", "accession")[0],
+            "1 sp|A B&lt;&amp;&gt;&quot;x&quot;?|Q");
+  EXPECT_EQ(attribute_values(xml, "PeptideEvidence", "pre")[0], "?");
+}
+
 TEST(MzIdentMlWriter, ThrowsWhenTheStreamFails) {
   ScratchDir dir("mzid_fail");
   const SearchParameters params = fixture_parameters();

@@ -173,6 +173,21 @@ TEST(PepXmlWriter, FilesWithoutPsmsStillGetARunSummary) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
+TEST(PepXmlWriter, HostileTextStillValidates) {
+  ScratchDir dir("pepxml_hostile");
+  const SearchParameters params = fixture_parameters();
+  auto psms = fixture_psms();
+  psms[0].evidence[0].protein_accession = "sp|A B<&>\"x\"\x01|Q";
+  psms[0].native_id = "scan=2 \x02 <weird>";
+  psms[2].evidence.clear();
+  const std::string path = dir.file("hostile.pep.xml");
+  const std::string xml = write_to(path, psms, fixture_context(&params, dir));
+  const auto result = result_testing::validate_xml(path, "pepXML_v122.xsd");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(attribute_values(xml, "search_hit", "protein")[0],
+            "sp|A B&lt;&amp;&gt;&quot;x&quot;?|Q");
+}
+
 TEST(PepXmlWriter, ThrowsWhenTheStreamFails) {
   ScratchDir dir("pepxml_fail");
   const SearchParameters params = fixture_parameters();

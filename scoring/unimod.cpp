@@ -146,8 +146,8 @@ struct Unimod::Impl {
     }
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::string message =
-        "unknown modification '" + std::string(name) + "' in '" + std::string(text) + "'";
+    std::string message = "unknown modification '" + std::string(name) + "'";
+    if (trim(text) != trim(name)) message += " in '" + std::string(text) + "'";
     if (!scored.empty()) {
       message += "; did you mean: ";
       for (size_t i = 0; i < scored.size() && i < 5; ++i) {

@@ -30,13 +30,13 @@
 //   60/48/34; Ecoli 86, 80, 88.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "scoring/evalue.hpp"
 #include "scoring/hyperscore.hpp"
 #include "scoring/ion_series.hpp"
 #include "scoring/mass.hpp"
+#include "scoring/proforma.hpp"
 #include "scoring/search.hpp"
 #include "scoring/xcorr.hpp"
 
@@ -98,7 +98,8 @@ struct SpectrumScorer::Impl {
   std::vector<Fragment> fragments;
   std::vector<MassWindow> windows;
   std::vector<Candidate> candidates;
-  std::vector<double> null_scores;
+  // Null scores of each fit (top value left out): hyperscore, XCorr, combined.
+  std::vector<double> null_hs, null_xc, null_combined;
   SurvivalFitter hs_fitter{0.1};
   SurvivalFitter xc_fitter{0.05};
   SurvivalFitter fitter{0.1};
@@ -183,7 +184,7 @@ struct SpectrumScorer::Impl {
 
   // Survival fit of one score over candidates and nulls, leaving out the single best value.
   template <typename Get>
-  SurvivalFit fit_without_top(SurvivalFitter& f, Get get) {
+  SurvivalFit fit_without_top(SurvivalFitter& f, std::vector<double>& null_scores, Get get) {
     null_scores.clear();
     size_t top = 0;
     bool top_in_candidates = true;
@@ -200,14 +201,18 @@ struct SpectrumScorer::Impl {
     for (size_t i = 0; i < nulls.size(); ++i) {
       if (!(!top_in_candidates && i == top)) null_scores.push_back(get(nulls[i]));
     }
-    return f.fit(null_scores);
+    const SurvivalFit fit = f.fit(null_scores);
+    if (!fit.valid) std::sort(null_scores.begin(), null_scores.end());  // for minus_log10_p
+    return fit;
   }
 
   // −log10 p of `score` under `fit`, or the empirical estimate when the fit failed.
-  double minus_log10_p(const SurvivalFit& fit, double score) const {
+  static double minus_log10_p(const SurvivalFit& fit, const std::vector<double>& null_scores,
+                              double score) {
     if (fit.valid) return -fit.log10_p_value(score);
-    size_t at_least = 0;
-    for (double s : null_scores) at_least += s >= score;
+    // REQUIRES: null_scores sorted ascending (fit_without_top does it when the fit fails).
+    const size_t at_least =
+        null_scores.end() - std::lower_bound(null_scores.begin(), null_scores.end(), score);
     return -std::log10((at_least + 1.0) / (null_scores.size() + 1.0));
   }
 
@@ -216,56 +221,6 @@ struct SpectrumScorer::Impl {
 
   std::vector<Psm> score(const Query& query);
 };
-
-namespace {
-
-void fill_modifications(const Peptide& peptide, const PeptideIndex& index, Psm& psm) {
-  psm.modifications.clear();
-  const int n = static_cast<int>(peptide.sequence.size());
-  for (const PlacedModification& placed : peptide.modifications) {
-    const Modification& mod = index.modifications[placed.modification];
-    AppliedModification a;
-    a.position = placed.position < 0 ? -1 : (placed.position >= n ? n : placed.position);
-    a.residue = (a.position >= 0 && a.position < n) ? peptide.sequence[a.position] : '\0';
-    a.mass_delta_da = mod.mass_delta_da;
-    a.name = mod.name;
-    a.unimod_accession = mod.unimod_accession;
-    a.fixed = mod.fixed;
-    psm.modifications.push_back(std::move(a));
-  }
-}
-
-// ProForma 2.0 (HUPO-PSI 2020, section 4.2): residues with [UNIMOD:n] (or a signed mass in Da
-// when there is no accession) after the modified residue; terminal modifications as
-// "[..]-SEQ" and "SEQ-[..]".
-std::string proforma_of(const Psm& psm) {
-  auto tag = [](const AppliedModification& m) {
-    if (m.unimod_accession > 0) return "[UNIMOD:" + std::to_string(m.unimod_accession) + "]";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "[%+.4f]", m.mass_delta_da);
-    return std::string(buf);
-  };
-  const int n = static_cast<int>(psm.sequence.size());
-  std::string out;
-  for (const auto& m : psm.modifications) {
-    if (m.position < 0) out += tag(m);
-  }
-  if (!out.empty()) out += '-';
-  for (int i = 0; i < n; ++i) {
-    out += psm.sequence[i];
-    for (const auto& m : psm.modifications) {
-      if (m.position == i) out += tag(m);
-    }
-  }
-  std::string c_term;
-  for (const auto& m : psm.modifications) {
-    if (m.position >= n) c_term += tag(m);
-  }
-  if (!c_term.empty()) out += "-" + c_term;
-  return out;
-}
-
-}  // namespace
 
 Psm SpectrumScorer::Impl::make_psm(const Query& query, const Candidate& c, int rank,
                                    double delta_next, double evalue, int n_candidates) const {
@@ -282,8 +237,8 @@ Psm SpectrumScorer::Impl::make_psm(const Query& query, const Candidate& c, int r
   psm.calcmass = peptide.neutral_mass_da;
   psm.rank = rank;
   psm.sequence = peptide.sequence;
-  fill_modifications(peptide, *index, psm);
-  psm.proforma = proforma_of(psm);
+  psm.modifications = applied_modifications(peptide, *index);
+  psm.proforma = to_proforma(psm.sequence, psm.modifications);
   // Evidence, targets first.
   bool any_target = false;
   for (int pass = 0; pass < 2; ++pass) {
@@ -357,16 +312,18 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   // 3. Null distribution, survival fits of each score, combined statistic.
   fill_null(query, fragment_charge);
   const SurvivalFit fit_hs =
-      fit_without_top(hs_fitter, [](const Candidate& c) { return c.hyperscore; });
-  const SurvivalFit fit_xc = fit_without_top(xc_fitter, [](const Candidate& c) { return c.xcorr; });
+      fit_without_top(hs_fitter, null_hs, [](const Candidate& c) { return c.hyperscore; });
+  const SurvivalFit fit_xc =
+      fit_without_top(xc_fitter, null_xc, [](const Candidate& c) { return c.xcorr; });
   auto combine = [&](Candidate& c) {
-    const double a = c.matched > 0 ? -fit_hs.log10_p_value(c.hyperscore) : 0.0;
-    const double b = -fit_xc.log10_p_value(c.xcorr);
+    const double a = c.matched > 0 ? minus_log10_p(fit_hs, null_hs, c.hyperscore) : 0.0;
+    const double b = minus_log10_p(fit_xc, null_xc, c.xcorr);
     c.primary = a + b;
   };
   for (Candidate& c : candidates) combine(c);
   for (Candidate& c : nulls) combine(c);
-  const SurvivalFit fit = fit_without_top(fitter, [](const Candidate& c) { return c.primary; });
+  const SurvivalFit fit =
+      fit_without_top(fitter, null_combined, [](const Candidate& c) { return c.primary; });
 
   const size_t report = static_cast<size_t>(std::max(1, params.report_psms));
   const size_t keep = std::min(candidates.size(), report + 1);
@@ -376,11 +333,12 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
                       return a.peptide < b.peptide;  // ties: stable output
                     });
   const int n_candidates = static_cast<int>(candidates.size());
-  const size_t n_null = null_scores.size();
+  const size_t n_null = std::max<size_t>(1, null_combined.size());
   for (size_t r = 0; r < std::min(report, candidates.size()); ++r) {
     const Candidate& c = candidates[r];
     if (c.matched == 0) break;
-    const double log10_e = -minus_log10_p(fit, c.primary) + std::log10(double(n_null));
+    const double log10_e =
+        -minus_log10_p(fit, null_combined, c.primary) + std::log10(double(n_null));
     const double evalue = std::pow(10.0, log10_e);
     const double next = r + 1 < candidates.size() ? candidates[r + 1].primary : 0.0;
     out.push_back(
@@ -397,7 +355,9 @@ SpectrumScorer::SpectrumScorer(std::shared_ptr<const PeptideIndex> index,
   impl_->params = params;
   impl_->ion_types = IonTypes::parse(params.ion_types);
   impl_->fragments.reserve(512);
-  impl_->null_scores.reserve(kNullPeptides + 64);
+  impl_->null_hs.reserve(kNullPeptides);
+  impl_->null_xc.reserve(kNullPeptides);
+  impl_->null_combined.reserve(kNullPeptides);
 }
 
 SpectrumScorer::~SpectrumScorer() = default;

@@ -1,0 +1,116 @@
+// Spectrum preparation on a hand-made spectrum: precursor removal, top-N, sqrt normalisation,
+// one query per charge, skip reasons.
+#include "scoring/spectrum_preparation.hpp"
+
+#include <gtest/gtest.h>
+
+#include "scoring/mass.hpp"
+
+namespace ionflow {
+namespace {
+
+RawSpectrum hand_made() {
+  RawSpectrum s;
+  s.file_index = 3;
+  s.spectrum_index = 7;
+  s.native_id = "scan=42";
+  s.scan = 42;
+  s.rt_seconds = 12.5;
+  s.precursor_mz = 500.0;
+  s.precursor_charges = {2};
+  // Unsorted on purpose. 499.9 is the precursor, 491.0 its water loss at 2+ (490.995).
+  s.mz = {700.0, 150.0, 499.9, 200.0, 491.0, 300.0, 600.0, 800.0};
+  s.intensity = {2500.0f, 100.0f, 10000.0f, 400.0f, 500.0f, 900.0f, 1600.0f, 0.0f};
+  return s;
+}
+
+TEST(SpectrumPreparation, HandMadeSpectrum) {
+  SearchParameters params;
+  params.max_peaks = 4;
+  params.min_peaks = 3;
+  PreparedSpectrum p = prepare_spectrum(hand_made(), params);
+  EXPECT_EQ(p.skip_reason, "");
+  ASSERT_EQ(p.queries.size(), 1u);
+  const Query& q = p.queries[0];
+  EXPECT_EQ(q.charge, 2);
+  EXPECT_TRUE(q.charge_from_file);
+  EXPECT_EQ(q.file_index, 3u);
+  EXPECT_EQ(q.spectrum_index, 7u);
+  EXPECT_EQ(q.scan, 42);
+  EXPECT_EQ(q.native_id, "scan=42");
+  EXPECT_NEAR(q.neutral_mass, (500.0 - mass::kProton) * 2, 1e-9);  // 997.985447
+  EXPECT_NEAR(q.neutral_mass, 997.985447, 1e-6);
+  // Precursor, its water loss and the zero peak gone; top 4 of the rest: 700, 600, 300, 200.
+  // Intensities 100·sqrt(I / 2500).
+  ASSERT_EQ(q.peaks.size(), 4u);
+  const float mz[] = {200, 300, 600, 700};
+  const float in[] = {40, 60, 80, 100};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_FLOAT_EQ(q.peaks[i].mz, mz[i]);
+    EXPECT_NEAR(q.peaks[i].intensity, in[i], 1e-4);
+  }
+}
+
+TEST(SpectrumPreparation, UnknownChargeGivesOneQueryPerCharge) {
+  SearchParameters params;
+  params.min_peaks = 3;
+  RawSpectrum s = hand_made();
+  s.precursor_charges.clear();
+  PreparedSpectrum p = prepare_spectrum(s, params);
+  ASSERT_EQ(p.queries.size(), 2u);
+  EXPECT_EQ(p.queries[0].charge, 2);
+  EXPECT_EQ(p.queries[1].charge, 3);
+  EXPECT_FALSE(p.queries[1].charge_from_file);
+  EXPECT_NEAR(p.queries[1].neutral_mass, (500.0 - mass::kProton) * 3, 1e-9);
+  EXPECT_EQ(p.queries[0].peaks.size(), 5u);  // 150, 200, 300, 600, 700
+}
+
+TEST(SpectrumPreparation, KeepsPrecursorWhenAsked) {
+  SearchParameters params;
+  params.min_peaks = 3;
+  params.remove_precursor_peak = false;
+  PreparedSpectrum p = prepare_spectrum(hand_made(), params);
+  ASSERT_EQ(p.queries.size(), 1u);
+  EXPECT_EQ(p.queries[0].peaks.size(), 7u);
+  // The precursor (499.9) is now the base peak: 100; the 700 peak 100·sqrt(2500/10000) = 50.
+  EXPECT_NEAR(p.queries[0].peaks[4].intensity, 100.0, 1e-4);
+  EXPECT_NEAR(p.queries[0].peaks[6].intensity, 50.0, 1e-4);
+}
+
+TEST(SpectrumPreparation, SkipReasons) {
+  SearchParameters params;  // min_peaks 15
+  EXPECT_EQ(prepare_spectrum(hand_made(), params).skip_reason, "too few peaks");
+  RawSpectrum s = hand_made();
+  s.precursor_mz = 0.0;
+  EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "no precursor m/z");
+  s = hand_made();
+  s.ms_level = 1;
+  EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "not MS2");
+  EXPECT_TRUE(prepare_spectrum(s, params).queries.empty());
+}
+
+TEST(SpectrumPreparation, Deisotoping) {
+  SearchParameters params;
+  params.min_peaks = 1;
+  params.deisotope = true;
+  RawSpectrum s;
+  s.precursor_mz = 900.0;
+  s.precursor_charges = {2};
+  // 400.0 with its 13C peak at 401.0; 600.0 with a 2+ isotope at 600.5; 700 alone.
+  s.mz = {400.0, 401.0, 600.0, 600.5, 700.0};
+  s.intensity = {100.0f, 60.0f, 100.0f, 50.0f, 10.0f};
+  PreparedSpectrum p = prepare_spectrum(s, params);
+  ASSERT_EQ(p.queries.size(), 1u);
+  ASSERT_EQ(p.queries[0].peaks.size(), 3u);
+  EXPECT_FLOAT_EQ(p.queries[0].peaks[0].mz, 400.0f);
+  EXPECT_FLOAT_EQ(p.queries[0].peaks[1].mz, 600.0f);
+  EXPECT_FLOAT_EQ(p.queries[0].peaks[2].mz, 700.0f);
+}
+
+TEST(SpectrumPreparation, NormalisedIntensity) {
+  EXPECT_DOUBLE_EQ(normalised_intensity(25.0, 100.0), 50.0);
+  EXPECT_DOUBLE_EQ(normalised_intensity(0.0, 100.0), 0.0);
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -3,8 +3,10 @@
 // complete) and wraps the stream with zstd when asked (io/zstd_stream.hpp); these functions only
 // format.
 //
-// Contract: `psms` are ordered by file_index, spectrum_index, rank (finalize_psms() order).
-// Every function throws std::runtime_error if the stream fails.
+// Contract: `psms` are ordered by file_index, spectrum_index, rank (finalize_psms() order); other
+// orders are sorted (stably) into it first. Output is deterministic: the same PSMs and context
+// (with creation_time set) give the same bytes. Every function throws std::runtime_error if the
+// stream fails; the stream then holds a partial document. Reentrant: calls share no state.
 #pragma once
 
 #include <ostream>

@@ -207,6 +207,7 @@ class MgfReader final : public SpectrumReader {
   // One line without its '\n'; `length` is its length in the file including the '\n'.
   void line(std::string_view raw, size_t length) {
     ++line_no_;
+    if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);  // UTF-8 BOM
     std::string_view s = trim(raw);
     if (!s.empty() && s[0] != '#' && s[0] != ';' && s[0] != '!' && s[0] != '/') dispatch(s);
     offset_ += length;

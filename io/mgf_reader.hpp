@@ -4,8 +4,8 @@
 //
 // Rules:
 // - A spectrum is the lines between BEGIN IONS and END IONS (case-insensitive). Every field is
-//   reset at BEGIN IONS. Lines are trimmed; CRLF and LF both work; blank lines and comment lines
-//   (first character '#', ';', '!' or '/') are ignored everywhere.
+//   reset at BEGIN IONS. A UTF-8 BOM is skipped. Lines are trimmed; CRLF and LF both work; blank
+//   lines and comment lines (first character '#', ';', '!' or '/') are ignored everywhere.
 // - Parameters are KEY=value, split at the first '=' (keys case-insensitive). TITLE → native_id.
 //   PEPMASS=m/z [intensity] → precursor_mz (Th), precursor_intensity (0 when absent).
 //   CHARGE=2+ | 2 | +2 | 3- | "2+ and 3+" | "2+,3+" → precursor_charges, one entry per charge in
@@ -30,6 +30,7 @@
 // - ParseError (file, byte offset, line) only for input that is not MGF at all: a bad header
 //   line, a bad file-level CHARGE, or a line longer than 16 MiB.
 // Every spectrum has ms_level 2 and an empty activation (MGF does not state them).
+// Not thread-safe; one reader per file. Memory: the spectrum being read plus one partial line.
 #pragma once
 
 #include <cstdint>

@@ -215,6 +215,16 @@ TEST(MgfReader, MarkersAreCaseInsensitive) {
   EXPECT_DOUBLE_EQ(p.spectra[0].precursor_mz, 400.5);
 }
 
+TEST(MgfReader, Utf8ByteOrderMarkIsSkipped) {
+  Parsed p = parse(
+      "\xEF\xBB\xBF"
+      "BEGIN IONS\nPEPMASS=400.5\n100 1\nEND IONS\n");
+  ASSERT_EQ(p.spectra.size(), 1u);
+  p = parse("\xEF\xBB\xBF# comment\r\nCHARGE=2+\r\n" + block(""));
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].precursor_charges, std::vector<int>{2});
+}
+
 TEST(MgfReader, LastLineWithoutNewline) {
   Parsed p = parse("BEGIN IONS\nPEPMASS=400.5\n100 1\nEND IONS");
   EXPECT_EQ(p.spectra.size(), 1u);

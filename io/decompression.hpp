@@ -9,7 +9,10 @@
 // Throws ParseError (file name, byte offset of the compressed input where the problem was found,
 // line 0) on corrupt or truncated data. After a throw the object is unusable. Not thread-safe; one
 // per file. Trailing zero bytes after the last gzip member (tape/block padding) are ignored, as
-// gzip(1) does; any other trailing bytes must form another member or frame.
+// gzip(1) does; any other trailing bytes must form another member or frame. zstd frames that
+// need a window above zstd's default decoder limit (128 MiB, i.e. made with --long=28 or more)
+// are refused with a ParseError. The output of one feed() is not capped: a block of a
+// "decompression bomb" expands fully into `out`.
 #pragma once
 
 #include <cstdint>

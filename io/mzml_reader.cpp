@@ -182,8 +182,7 @@ class MzmlReader final : public SpectrumReader {
     std::string what;
     if (!fatal_message_.empty()) {
       what = fatal_message_;
-    } else if (is_final && (code == XML_ERROR_NO_ELEMENTS || code == XML_ERROR_UNCLOSED_TOKEN ||
-                            code == XML_ERROR_PARTIAL_CHAR)) {
+    } else if (is_final) {  // all blocks parsed cleanly: the end of input is the problem
       what = std::string("mzML ends early, truncated file? (XML: ") + XML_ErrorString(code) + ")";
     } else {
       what = std::string("XML not well-formed: ") + XML_ErrorString(code);

@@ -80,7 +80,12 @@ def datasets(args):
 
 
 def indexed_input(work, name, mzml):
-    """The indexed copy of `mzml` that all tools read (Comet needs the index)."""
+    """The indexed copy of `mzml` that all tools read (Comet needs the index). A large file
+    (> 100 MB, e.g. the scale set) that is already indexed is used in place."""
+    with open(mzml, 'rb') as f:
+        head = f.read(2048)
+    if b'<indexedmzML' in head and os.path.getsize(mzml) > 100 << 20:
+        return mzml
     os.makedirs(os.path.join(work, 'inputs'), exist_ok=True)
     path = os.path.join(work, 'inputs', name + '.mzML')
     if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(mzml):

@@ -41,14 +41,22 @@ FragmentMatches match_fragments(const std::vector<Peak>& peaks,
   FragmentMatches m;
   const Peak* begin = peaks.data();
   const Peak* end = begin + peaks.size();
+  // Fragments come in runs of ascending m/z (one per ion type and charge, ion_series.hpp): within
+  // a run the search start only moves forward; a smaller m/z starts a new run (binary search).
+  const Peak* p = begin;
+  double previous_mz = 0.0;
   for (const Fragment& f : fragments) {
     auto [lo, hi] = fragment_tolerance.bounds(f.mz);
     const float lo_f = static_cast<float>(lo);
-    const Peak* p =
-        std::lower_bound(begin, end, lo_f, [](const Peak& peak, float v) { return peak.mz < v; });
+    if (f.mz < previous_mz) {
+      p = std::lower_bound(begin, end, lo_f, [](const Peak& peak, float v) { return peak.mz < v; });
+    } else {
+      while (p != end && p->mz < lo_f) ++p;
+    }
+    previous_mz = f.mz;
     const Peak* best = nullptr;
-    for (; p != end && p->mz <= hi; ++p) {
-      if (best == nullptr || p->intensity > best->intensity) best = p;
+    for (const Peak* q = p; q != end && q->mz <= hi; ++q) {
+      if (best == nullptr || q->intensity > best->intensity) best = q;
     }
     if (best == nullptr) continue;
     m.summed_intensity += best->intensity;

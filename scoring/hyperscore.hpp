@@ -2,7 +2,8 @@
 // Craig & Beavis 2004, Bioinformatics 20:1466), and the fragment matching it is computed from.
 //
 // Matching: every theoretical fragment (ion_series.hpp) is looked up among the prepared peaks
-// (ascending m/z) by binary search; it matches the most intense peak within the fragment
+// (ascending m/z) by binary search at the start of each ascending run of fragments and by a
+// forward walk within the run; it matches the most intense peak within the fragment
 // tolerance (Da or ppm, Tolerance::bounds of the fragment m/z). The theoretical intensity is 1,
 // so the dot product is the sum of the matched peaks' prepared intensities.
 //

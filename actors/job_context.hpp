@@ -19,6 +19,7 @@
 #include "actors/search_runtime.hpp"
 #include "messages/job.hpp"
 #include "scoring/peptide_index.hpp"
+#include "scoring/query.hpp"
 #include "scoring/search_parameters.hpp"
 
 namespace ionflow {
@@ -57,6 +58,9 @@ class JobContext {
 struct JobScoring {
   std::shared_ptr<const PeptideIndex> index;
   SearchParameters params;
+  // Tests only (fault injection): called by the scorer before each query is scored. A
+  // std::exception is a scorer error (the scorer survives); anything else kills the scorer.
+  std::function<void(const Query&)> before_score;
 };
 
 class JobRegistry {

@@ -25,11 +25,11 @@ namespace ionflow {
 
 // Timeouts of the requests between stages. Generous: they only turn a hung peer into an error.
 // (caf::duration in 0.17 takes seconds and finer units only.)
-inline constexpr std::chrono::seconds kBlockTimeout{30 * 60};   // reader -> parser -> sorter
-inline constexpr std::chrono::seconds kSorterTimeout{30 * 60};  // splitter -> sorter (merge)
+inline constexpr std::chrono::seconds kBlockTimeout{30 * 60};    // reader -> parser -> sorter
+inline constexpr std::chrono::seconds kSorterTimeout{30 * 60};   // splitter -> sorter (merge)
 inline constexpr std::chrono::seconds kScorerTimeout{2 * 3600};  // pool -> scorer, one chunk
 inline constexpr std::chrono::seconds kPoolTimeout{8 * 3600};    // splitter -> pool, retries
-inline constexpr int kMaxChunkAttempts = 3;                // a chunk failing 3 times fails the job
+inline constexpr int kMaxChunkAttempts = 3;  // a chunk failing 3 times fails the job
 
 struct JobActors {
   caf::actor reader;
@@ -46,7 +46,8 @@ JobActors spawn_job_pipeline(caf::actor_system& sys, std::shared_ptr<JobContext>
                              caf::actor pool, caf::actor coordinator);
 
 // The shared scorer pool with `scorers` scorers; accepts QueryChunk (reply PsmBatch),
-// ResizePool and ForgetJob. Stop it with send_exit; its scorers are linked and stop with it.
+// ResizePool, ForgetJob and get_atom (reply: std::vector<caf::actor>, the scorers in rotation).
+// Stop it with send_exit; its scorers are linked and stop with it.
 caf::actor spawn_scorer_pool(caf::actor_system& sys, std::shared_ptr<JobRegistry> registry,
                              int scorers);
 

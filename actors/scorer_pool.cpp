@@ -55,8 +55,10 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
         PsmBatch batch;
         batch.job = chunk.job;
         batch.seq = chunk.seq;
+        std::shared_ptr<const JobScoring> hooks = st.registry->find(chunk.job);
         for (const Query& q : chunk.queries) {
           try {
+            if (hooks && hooks->before_score) hooks->before_score(q);  // tests: may throw anything
             std::vector<Psm> psms = it->second->score(q);
             for (Psm& p : psms) batch.psms.push_back(std::move(p));
           } catch (const std::exception& e) {
@@ -198,6 +200,8 @@ caf::behavior pool_actor(PoolActor* self, std::shared_ptr<JobRegistry> registry,
         return promise;
       },
       [self](ResizePool& resize) { pool_resize(self, resize.scorers); },
+      // The scorers now in rotation (tests, metrics).
+      [self](caf::get_atom) -> std::vector<caf::actor> { return self->state.scorers; },
       [self](ForgetJob& forget) {
         for (const caf::actor& s : self->state.scorers) self->send(s, forget);
       },

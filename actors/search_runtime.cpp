@@ -164,7 +164,10 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     std::string fasta_sha;
     StageStats stats;
     auto index = load_database(job, fasta_sha, stats);
-    im.registry->add(key, std::make_shared<JobScoring>(JobScoring{index, job.search}));
+    auto scoring = std::make_shared<JobScoring>();
+    scoring->index = index;
+    scoring->params = job.search;
+    im.registry->add(key, std::move(scoring));
     database.stages["database"] = stats;
     database.input_sha256[job.fasta_path] = fasta_sha;
     database.peptides_in_index = index->peptides.size();

@@ -21,20 +21,20 @@
 namespace ionflow {
 
 struct JobProgress {
-  std::string stage;              // "reading", "scoring", "writing", "done"
+  std::string stage;  // "reading", "scoring", "writing", "done"
   uint64_t bytes_read = 0;
   uint64_t bytes_total = 0;
   uint64_t spectra_read = 0;
   uint64_t queries = 0;
   uint64_t queries_scored = 0;
   uint64_t chunks_done = 0;
-  uint64_t chunks_total = 0;      // known once the sorter has all queries
+  uint64_t chunks_total = 0;  // known once the sorter has all queries
   double elapsed_seconds = 0.0;
 };
 
 struct JobControl {
-  std::atomic<bool> cancel{false};                       // set to stop the job (JobCancelled)
-  std::function<void(const JobProgress&)> on_progress;   // called from a pipeline thread
+  std::atomic<bool> cancel{false};                      // set to stop the job (JobCancelled)
+  std::function<void(const JobProgress&)> on_progress;  // called from a pipeline thread
 };
 
 // A job failed: bad input file, unreadable FASTA, a scorer error. what() names the file and
@@ -51,8 +51,8 @@ class JobCancelled : public std::runtime_error {
 class SearchRuntime {
  public:
   struct Options {
-    int licensed_cores = 0;   // cap on scorers; 0 = the cores this process may use
-    int scorers = 0;          // initial pool size; 0 = min(licensed_cores, usable cores)
+    int licensed_cores = 0;     // cap on scorers; 0 = the cores this process may use
+    int scorers = 0;            // initial pool size; 0 = min(licensed_cores, usable cores)
     int scheduler_threads = 0;  // CAF scheduler threads; 0 = usable cores
   };
   explicit SearchRuntime(Options options);

@@ -1,0 +1,223 @@
+// Index cache: a round trip of the BSA excerpt index (peptides, modifications, occurrences and
+// fragment index identical), the key's sensitivity to the FASTA and each digestion setting, and
+// misses (never crashes) for a missing, stale, truncated, bit-flipped or foreign file.
+#include "io/index_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "io/fasta_reader.hpp"
+#include "io/sha256.hpp"
+
+namespace ionflow {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+struct Fixture {
+  std::string fasta;
+  SearchParameters params;
+  std::shared_ptr<const PeptideIndex> peptides;
+  FragmentIndex fragments;
+};
+
+const Fixture& bsa() {
+  static const Fixture f = [] {
+    Fixture f;
+    const std::string path = std::string(IONFLOW_TEST_DATA_DIR) + "/bsa_target_decoy_excerpt.fasta";
+    f.fasta = read_file(path);
+    FastaOptions fasta;
+    fasta.decoy_tag = "_rev";
+    fasta.tag_is_suffix = true;
+    f.params.database.decoy_tag = "_rev";
+    f.params.database.decoy_tag_is_suffix = true;
+    f.params.database.enzyme.missed_cleavages = 1;
+    f.params.database.fixed_modifications = {
+        {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true}};
+    f.params.database.variable_modifications = {
+        {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false}};
+    f.peptides = build_peptide_index(parse_fasta(f.fasta, path, fasta), f.params);
+    FragmentIndexOptions options;
+    options.bucket_size = 256;
+    f.fragments = FragmentIndex::build(*f.peptides, f.params, options);
+    return f;
+  }();
+  return f;
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("ionflow_index_cache_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+TEST(IndexCache, KeyDependsOnFastaAndEveryDigestionSetting) {
+  const Fixture& f = bsa();
+  const std::string fasta_sha = sha256_hex(f.fasta);
+  FragmentIndexOptions options;
+  const std::string key = index_cache_key(fasta_sha, f.params, options);
+  EXPECT_EQ(key.size(), 64u);
+  EXPECT_EQ(key, index_cache_key(fasta_sha, f.params, options));  // deterministic
+  EXPECT_NE(key, index_cache_key(sha256_hex(f.fasta + "A"), f.params, options));
+  auto differs = [&](auto change) {
+    SearchParameters p = f.params;
+    FragmentIndexOptions o = options;
+    change(p, o);
+    return index_cache_key(fasta_sha, p, o) != key;
+  };
+  EXPECT_TRUE(differs([](SearchParameters& p, auto&) { p.database.enzyme.missed_cleavages = 2; }));
+  EXPECT_TRUE(differs([](SearchParameters& p, auto&) { p.database.enzyme.name = "lys-c"; }));
+  EXPECT_TRUE(differs([](SearchParameters& p, auto&) {
+    p.database.variable_modifications[0].mass_delta_da = 15.9949;
+  }));
+  EXPECT_TRUE(differs([](SearchParameters& p, auto&) { p.database.fixed_modifications.clear(); }));
+  EXPECT_TRUE(differs([](SearchParameters& p, auto&) { p.database.peptide_max_mass_da = 4000; }));
+  EXPECT_TRUE(differs([](SearchParameters& p, auto&) {
+    p.database.decoy_generation = DecoyGeneration::kReverseProtein;
+  }));
+  EXPECT_TRUE(differs([](SearchParameters& p, auto&) { p.ion_types = "cz"; }));
+  EXPECT_TRUE(differs([](auto&, FragmentIndexOptions& o) { o.bucket_size = 4096; }));
+  EXPECT_TRUE(differs([](auto&, FragmentIndexOptions& o) { o.fragment_max_mz = 1800; }));
+  // Search-time settings do not change the index.
+  EXPECT_FALSE(
+      differs([](SearchParameters& p, auto&) { p.precursor_tolerance = Tolerance::Ppm(-5, 5); }));
+  EXPECT_FALSE(differs([](auto&, FragmentIndexOptions& o) { o.memory_budget_bytes = 1 << 20; }));
+}
+
+TEST(IndexCache, RoundTripIsIdentical) {
+  const Fixture& f = bsa();
+  const std::string path = temp_path("roundtrip.idx");
+  const std::string key = index_cache_key(sha256_hex(f.fasta), f.params, f.fragments.options());
+  save_index_cache(path, key, *f.peptides, &f.fragments);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  const IndexCacheLoad load = load_index_cache(path, key);
+  ASSERT_TRUE(load.hit()) << load.miss_reason;
+  EXPECT_EQ(load.miss_reason, "");
+  const PeptideIndex& a = *f.peptides;
+  const PeptideIndex& b = *load.peptides;
+  ASSERT_EQ(a.proteins.size(), b.proteins.size());
+  for (size_t i = 0; i < a.proteins.size(); ++i) {
+    EXPECT_EQ(a.proteins[i].accession, b.proteins[i].accession);
+    EXPECT_EQ(a.proteins[i].description, b.proteins[i].description);
+    EXPECT_EQ(a.proteins[i].sequence, b.proteins[i].sequence);
+    EXPECT_EQ(a.proteins[i].is_decoy, b.proteins[i].is_decoy);
+  }
+  ASSERT_EQ(b.modifications.size(), 2u);
+  EXPECT_EQ(b.modifications[0].name, a.modifications[0].name);
+  EXPECT_EQ(b.modifications[1].unimod_accession, a.modifications[1].unimod_accession);
+  EXPECT_EQ(b.modifications[1].mass_delta_da, 15.994915);
+  EXPECT_EQ(b.modifications[1].residues, "M");
+  ASSERT_EQ(a.peptides.size(), b.peptides.size());
+  for (size_t i = 0; i < a.peptides.size(); ++i) {
+    const Peptide& x = a.peptides[i];
+    const Peptide& y = b.peptides[i];
+    ASSERT_EQ(x.sequence, y.sequence) << i;
+    EXPECT_EQ(x.neutral_mass_da, y.neutral_mass_da);
+    EXPECT_EQ(x.decoy, y.decoy);
+    EXPECT_EQ(x.missed_cleavages, y.missed_cleavages);
+    EXPECT_EQ(x.enzymatic_termini, y.enzymatic_termini);
+    ASSERT_EQ(x.modifications.size(), y.modifications.size());
+    for (size_t m = 0; m < x.modifications.size(); ++m) {
+      EXPECT_EQ(x.modifications[m].position, y.modifications[m].position);
+      EXPECT_EQ(x.modifications[m].modification, y.modifications[m].modification);
+    }
+    ASSERT_EQ(x.occurrences.size(), y.occurrences.size());
+    for (size_t o = 0; o < x.occurrences.size(); ++o) {
+      EXPECT_EQ(x.occurrences[o].protein, y.occurrences[o].protein);
+      EXPECT_EQ(x.occurrences[o].start, y.occurrences[o].start);
+    }
+  }
+  // LVNELTEFAK keeps its hand-summed mass.
+  const auto [first, last] = b.mass_range(1162.62, 1162.63);
+  bool found = false;
+  for (size_t i = first; i < last; ++i) {
+    found |= b.peptides[i].sequence == "LVNELTEFAK" &&
+             std::abs(b.peptides[i].neutral_mass_da - 1162.62339) < 1e-4;
+  }
+  EXPECT_TRUE(found);
+  ASSERT_NE(load.fragments, nullptr);
+  const FragmentIndex& fa = f.fragments;
+  const FragmentIndex& fb = *load.fragments;
+  EXPECT_EQ(fb.options().bucket_size, 256u);
+  ASSERT_EQ(fa.entries().size(), fb.entries().size());
+  ASSERT_EQ(fa.buckets().size(), fb.buckets().size());
+  for (size_t i = 0; i < fa.entries().size(); ++i) {
+    ASSERT_EQ(fa.entries()[i].mz, fb.entries()[i].mz) << i;
+    ASSERT_EQ(fa.entries()[i].peptide, fb.entries()[i].peptide) << i;
+  }
+  // Without a fragment index.
+  save_index_cache(path, key, *f.peptides, nullptr);
+  const IndexCacheLoad peptides_only = load_index_cache(path, key);
+  ASSERT_TRUE(peptides_only.hit()) << peptides_only.miss_reason;
+  EXPECT_EQ(peptides_only.fragments, nullptr);
+  EXPECT_EQ(peptides_only.peptides->peptides.size(), a.peptides.size());
+  std::filesystem::remove(path);
+}
+
+TEST(IndexCache, DamagedOrStaleFilesAreMisses) {
+  const Fixture& f = bsa();
+  const std::string path = temp_path("damaged.idx");
+  const std::string key = index_cache_key(sha256_hex(f.fasta), f.params, f.fragments.options());
+
+  IndexCacheLoad load = load_index_cache(path + ".absent", key);
+  EXPECT_FALSE(load.hit());
+  EXPECT_EQ(load.miss_reason, path + ".absent: no such file");
+
+  save_index_cache(path, key, *f.peptides, &f.fragments);
+  const std::string good = read_file(path);
+
+  load = load_index_cache(path, std::string(64, '0'));
+  EXPECT_FALSE(load.hit());
+  EXPECT_EQ(load.miss_reason, path + ": key differs (stale)");
+
+  write_file(path, "<?xml version=\"1.0\"?><mzML/>");
+  load = load_index_cache(path, key);
+  EXPECT_EQ(load.miss_reason, path + ": bad magic (not an ionflow index cache)");
+
+  std::string other_version = good;
+  other_version[8] = 7;
+  write_file(path, other_version);
+  EXPECT_EQ(load_index_cache(path, key).miss_reason, path + ": format version 7, expected 1");
+
+  // Truncated anywhere: a miss, never a crash.
+  for (size_t keep :
+       {size_t{4}, size_t{20}, size_t{89}, size_t{95}, good.size() / 2, good.size() - 1}) {
+    write_file(path, good.substr(0, keep));
+    load = load_index_cache(path, key);
+    EXPECT_FALSE(load.hit()) << keep;
+    EXPECT_NE(load.miss_reason.find(path + ": "), std::string::npos) << keep;
+  }
+  // A flipped byte inside the zstd frame: the frame or its XXH64 checksum rejects it.
+  std::string flipped = good;
+  flipped[good.size() - 40] ^= 0x5a;
+  write_file(path, flipped);
+  load = load_index_cache(path, key);
+  EXPECT_FALSE(load.hit());
+  EXPECT_NE(load.miss_reason.find("zstd frame at byte 89"), std::string::npos) << load.miss_reason;
+  std::filesystem::remove(path);
+}
+
+TEST(IndexCache, SliceCannotBeCached) {
+  const Fixture& f = bsa();
+  const FragmentIndex slice =
+      FragmentIndex::build(*f.peptides, f.params, {}, 0, f.peptides->peptides.size() / 2);
+  EXPECT_THROW(save_index_cache(temp_path("slice.idx"), "k", *f.peptides, &slice),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -1,5 +1,6 @@
 #include "scoring/rescoring.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -13,7 +14,8 @@ constexpr int kFeatures = 13;
 using Features = std::array<double, kFeatures>;
 constexpr double kTrainFdr = 0.01;
 constexpr int kIterations = 3;
-constexpr size_t kMinClass = 10;
+constexpr double kMinClass = 10;
+constexpr int kFolds = 3;
 
 Features features_of(const Psm& p) {
   const double fraction =
@@ -65,74 +67,49 @@ bool solve(std::array<std::array<double, kFeatures>, kFeatures> a, Features b, F
   return true;
 }
 
-}  // namespace
-
-bool rescore_psms(std::vector<Psm>& psms) {
-  std::vector<size_t> rank1;
-  for (size_t i = 0; i < psms.size(); ++i) {
-    if (psms[i].rank == 1) rank1.push_back(i);
-  }
-  if (rank1.empty()) return false;
-  const size_t n = rank1.size();
-
-  // Standardise.
-  std::vector<Features> x(n);
-  Features mean{}, sd{};
-  for (size_t k = 0; k < n; ++k) {
-    x[k] = features_of(psms[rank1[k]]);
-    for (int f = 0; f < kFeatures; ++f) mean[f] += x[k][f];
-  }
-  for (int f = 0; f < kFeatures; ++f) mean[f] /= n;
-  for (size_t k = 0; k < n; ++k) {
-    for (int f = 0; f < kFeatures; ++f) sd[f] += (x[k][f] - mean[f]) * (x[k][f] - mean[f]);
-  }
-  for (int f = 0; f < kFeatures; ++f) sd[f] = sd[f] > 0 ? std::sqrt(sd[f] / n) : 1.0;
-  for (auto& row : x) {
-    for (int f = 0; f < kFeatures; ++f) row[f] = (row[f] - mean[f]) / sd[f];
-  }
-
-  std::vector<bool> decoy(n);
-  std::vector<double> scores(n);
-  size_t decoys = 0;
-  for (size_t k = 0; k < n; ++k) {
-    decoy[k] = psms[rank1[k]].decoy;
-    scores[k] = psms[rank1[k]].score;
-    decoys += decoy[k];
-  }
-  if (decoys < kMinClass) return false;
-  const size_t baseline = accepted_targets(scores, decoy);
-
-  Features w{};
+// Trains the iterative LDA on the rows with in_train[k]; `scores` are the initial scores (all
+// rows). Returns false when a class is too small or the system is singular.
+bool train_lda(const std::vector<Features>& x, const std::vector<bool>& decoy,
+               const std::vector<char>& in_train, std::vector<double> scores, Features& w) {
+  const size_t n = x.size();
   bool trained = false;
   for (int iteration = 0; iteration < kIterations; ++iteration) {
-    const std::vector<double> q = target_decoy_q_values(scores, decoy);
-    std::vector<char> label(n, -1);  // 1 positive, 0 negative, -1 unused
-    size_t positives = 0;
+    std::vector<double> train_scores;
+    std::vector<bool> train_decoy;
+    std::vector<size_t> rows;
     for (size_t k = 0; k < n; ++k) {
-      if (decoy[k]) {
-        label[k] = 0;
-      } else if (q[k] <= kTrainFdr) {
-        label[k] = 1;
-        ++positives;
-      }
+      if (!in_train[k]) continue;
+      rows.push_back(k);
+      train_scores.push_back(scores[k]);
+      train_decoy.push_back(decoy[k]);
     }
-    if (positives < kMinClass) break;
+    const std::vector<double> q = target_decoy_q_values(train_scores, train_decoy);
     std::array<Features, 2> mu{};
     std::array<double, 2> count{};
-    for (size_t k = 0; k < n; ++k) {
-      if (label[k] < 0) continue;
-      count[label[k]] += 1;
-      for (int f = 0; f < kFeatures; ++f) mu[label[k]][f] += x[k][f];
+    std::vector<int> label(rows.size(), -1);  // 1 positive, 0 negative, -1 unused
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (train_decoy[r]) {
+        label[r] = 0;
+      } else if (q[r] <= kTrainFdr) {
+        label[r] = 1;
+      }
     }
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (label[r] < 0) continue;
+      count[label[r]] += 1;
+      for (int f = 0; f < kFeatures; ++f) mu[label[r]][f] += x[rows[r]][f];
+    }
+    if (count[0] < kMinClass || count[1] < kMinClass) break;
     for (int c = 0; c < 2; ++c) {
       for (int f = 0; f < kFeatures; ++f) mu[c][f] /= count[c];
     }
     std::array<std::array<double, kFeatures>, kFeatures> sw{};
-    for (size_t k = 0; k < n; ++k) {
-      if (label[k] < 0) continue;
-      const Features& m = mu[label[k]];
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (label[r] < 0) continue;
+      const Features& m = mu[label[r]];
+      const Features& row = x[rows[r]];
       for (int i = 0; i < kFeatures; ++i) {
-        for (int j = 0; j < kFeatures; ++j) sw[i][j] += (x[k][i] - m[i]) * (x[k][j] - m[j]);
+        for (int j = 0; j < kFeatures; ++j) sw[i][j] += (row[i] - m[i]) * (row[j] - m[j]);
       }
     }
     const double total = count[0] + count[1];
@@ -150,13 +127,102 @@ bool rescore_psms(std::vector<Psm>& psms) {
       scores[k] = s;
     }
   }
-  if (!trained || accepted_targets(scores, decoy) < baseline) return false;
+  return trained;
+}
+
+// Percolator's normalisation of a cross-validation fold: the fold's 1%-FDR threshold maps to 0
+// and its median decoy to −1, so that folds scored by different models compare.
+std::pair<double, double> fold_normalisation(const std::vector<double>& scores,
+                                             const std::vector<bool>& decoy) {
+  const std::vector<double> q = target_decoy_q_values(scores, decoy);
+  double threshold = -1e300;
+  bool any = false;
+  std::vector<double> decoys;
+  for (size_t k = 0; k < scores.size(); ++k) {
+    if (decoy[k]) decoys.push_back(scores[k]);
+    if (!decoy[k] && q[k] <= kTrainFdr && (!any || scores[k] < threshold)) {
+      threshold = scores[k];
+      any = true;
+    }
+  }
+  if (decoys.empty()) return {0.0, 1.0};
+  std::nth_element(decoys.begin(), decoys.begin() + decoys.size() / 2, decoys.end());
+  const double median = decoys[decoys.size() / 2];
+  if (!any) {
+    threshold = *std::max_element(scores.begin(), scores.end());
+  }
+  const double spread = threshold - median;
+  if (!(spread > 0)) return {median, 1.0};
+  return {threshold, spread};  // s' = (s − threshold) / spread
+}
+
+}  // namespace
+
+bool rescore_psms(std::vector<Psm>& psms) {
+  std::vector<size_t> rank1;
+  for (size_t i = 0; i < psms.size(); ++i) {
+    if (psms[i].rank == 1) rank1.push_back(i);
+  }
+  if (rank1.empty()) return false;
+  const size_t n = rank1.size();
+
+  // Standardise (unsupervised, so on all rank-1 PSMs).
+  std::vector<Features> x(n);
+  Features mean{}, sd{};
+  for (size_t k = 0; k < n; ++k) {
+    x[k] = features_of(psms[rank1[k]]);
+    for (int f = 0; f < kFeatures; ++f) mean[f] += x[k][f];
+  }
+  for (int f = 0; f < kFeatures; ++f) mean[f] /= n;
+  for (size_t k = 0; k < n; ++k) {
+    for (int f = 0; f < kFeatures; ++f) sd[f] += (x[k][f] - mean[f]) * (x[k][f] - mean[f]);
+  }
+  for (int f = 0; f < kFeatures; ++f) sd[f] = sd[f] > 0 ? std::sqrt(sd[f] / n) : 1.0;
+  for (auto& row : x) {
+    for (int f = 0; f < kFeatures; ++f) row[f] = (row[f] - mean[f]) / sd[f];
+  }
+
+  std::vector<bool> decoy(n);
+  std::vector<double> scores(n);
+  for (size_t k = 0; k < n; ++k) {
+    decoy[k] = psms[rank1[k]].decoy;
+    scores[k] = psms[rank1[k]].score;
+  }
+  const size_t baseline = accepted_targets(scores, decoy);
+
+  // Cross-validation: fold = spectrum_index mod kFolds; each fold is scored by the model trained
+  // on the others, then normalised.
+  auto fold_of = [&](const Psm& p) { return static_cast<int>(p.spectrum_index % kFolds); };
+  std::array<Features, kFolds> w{};
+  std::array<std::pair<double, double>, kFolds> norm{};
+  std::vector<double> new_scores(n);
+  for (int fold = 0; fold < kFolds; ++fold) {
+    std::vector<char> in_train(n);
+    for (size_t k = 0; k < n; ++k) in_train[k] = fold_of(psms[rank1[k]]) != fold;
+    if (!train_lda(x, decoy, in_train, scores, w[fold])) return false;
+    std::vector<double> fold_scores;
+    std::vector<bool> fold_decoy;
+    for (size_t k = 0; k < n; ++k) {
+      if (in_train[k]) continue;
+      double s = 0;
+      for (int f = 0; f < kFeatures; ++f) s += w[fold][f] * x[k][f];
+      new_scores[k] = s;
+      fold_scores.push_back(s);
+      fold_decoy.push_back(decoy[k]);
+    }
+    norm[fold] = fold_normalisation(fold_scores, fold_decoy);
+    for (size_t k = 0; k < n; ++k) {
+      if (!in_train[k]) new_scores[k] = (new_scores[k] - norm[fold].first) / norm[fold].second;
+    }
+  }
+  if (accepted_targets(new_scores, decoy) < baseline) return false;
 
   for (Psm& p : psms) {
+    const int fold = fold_of(p);
     const Features raw = features_of(p);
     double s = 0;
-    for (int f = 0; f < kFeatures; ++f) s += w[f] * (raw[f] - mean[f]) / sd[f];
-    p.score = s;
+    for (int f = 0; f < kFeatures; ++f) s += w[fold][f] * (raw[f] - mean[f]) / sd[f];
+    p.score = (s - norm[fold].first) / norm[fold].second;
   }
   return true;
 }

@@ -9,9 +9,17 @@
 //   charge, peptide length, missed_cleavages, |isotope_error|, log10(candidates).
 // Training (3 iterations): negatives = all decoys, positives = targets with q <= 0.01 under the
 // current score; Fisher's discriminant w = (S_w + 1e-3·I)^-1 (μ_pos − μ_neg), S_w the pooled
-// within-class covariance. The new score is w·x (lower-ranked PSMs get the same linear score).
-// Safeguards: nothing changes when there are fewer than 10 positives or 10 decoys, or when the
-// learned score accepts fewer targets at q <= 0.01 than the input score (as mokapot falls back).
+// within-class covariance.
+// Cross-validation as Percolator does (Granholm et al. 2012, BMC Bioinformatics 13(Suppl 16):S3):
+// PSMs are split into 3 folds by spectrum_index mod 3; each fold is scored by the model trained
+// on the other two, then normalised so that the fold's 1%-FDR threshold is 0 and its median
+// decoy −1. Lower-ranked PSMs get their spectrum's fold model. So no PSM is scored by a model
+// that saw its label.
+// Safeguards: nothing changes when a training split has fewer than 10 positives or 10 decoys,
+// or when the learned score accepts fewer targets at q <= 0.01 than the input score (as mokapot
+// falls back).
+// Measured (perf/tool_core_search, target PSMs at 1% FDR, input −log10 E -> rescored):
+// BSA1 60 -> 63, BSA2 48 -> 48, BSA3 34 -> 43; Ecoli (139 spectra) falls back, 88.
 //
 // Not thread-safe on the same vector; no state otherwise.
 #pragma once

@@ -37,8 +37,11 @@ class Psm:
 
 
 def plain_sequence(peptide: str) -> str:
-    """Upper-case residue letters only: 'M[+15.9949]PEPK' / 'M[147]PEPK' / 'n.PEPK.c' ->
-    letters between flanking dots, bracketed mass annotations removed."""
+    """Upper-case residue letters only, mass annotations and flanking residues removed.
+
+    >>> [plain_sequence(p) for p in ('M[+15.9949]PEPK', 'K.M[147]PEPK.R', '[UNIMOD:1]-AC[UNIMOD:4]K')]
+    ['MPEPK', 'MPEPK', 'ACK']
+    """
     p = re.sub(r'\[[^\]]*\]|\([^)]*\)', '', peptide)
     if p.count('.') == 2:  # K.PEPTIDE.R
         p = p.split('.')[1]
@@ -62,7 +65,18 @@ def best_per_spectrum(psms):
 
 
 def q_values(best):
-    """Returns [(q, psm)] sorted by score, q with ties as one block and monotone minimum."""
+    """Returns [(q, psm)] sorted by score, q with ties as one block and monotone minimum.
+
+    Targets T and decoys D at scores 1 2 3 3 4 5: T T D T T T. Cumulative D/T: 0, 0, then the
+    tied block {D, T} at 3 gives 1/3 for both, then 1/4, 1/5; the running minimum from the
+    bottom makes the block 1/5 as well.
+    >>> psms = [Psm(str(i), s, 'PEPK', [], d) for i, (s, d) in
+    ...         enumerate([(1, False), (2, False), (3, True), (3, False), (4, False), (5, False)])]
+    >>> [round(q, 3) for q, p in q_values(psms)]
+    [0.0, 0.0, 0.2, 0.2, 0.2, 0.2]
+    >>> count_at(psms, 0.01).psms, count_at(psms, 0.2).psms
+    (2, 5)
+    """
     ranked = sorted(best, key=lambda p: p.key())
     out = []
     targets = decoys = 0

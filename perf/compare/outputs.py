@@ -10,7 +10,7 @@
 - ionflow results.tsv (Sage-compatible columns): label (1 target / -1 decoy), spectrum_q,
   peptide, proteins; rank 1 rows only when a rank column exists; the spectrum key is the first
   present of native_id / spectrum_id / scannr; score = the first present of evalue / expect /
-  e_value (else spectrum_q, then -hyperscore).
+  e_value (else -hyperscore, then spectrum_q); ties broken by -hyperscore.
 
 Also: spectrum_table(mzML) -> (nativeIDs in file order, MS2 count) read with a regex scan.
 """

@@ -2,7 +2,10 @@
 // demo settings, for tuning identifications without the actor pipeline.
 //
 //   ionflow_core_search SPECTRA FASTA [--decoy-tag TAG] [--suffix] [--isotope-errors 0,1]
-//                       [--print N] [--tsv FILE]
+//                       [--print N] [--list] [--tsv FILE]
+//
+// --print N lists the N best rank-1 PSMs (targets and decoys), --list every target PSM accepted
+// at 1% FDR, --tsv writes all final PSMs with their features.
 //
 // Demo settings: trypsin, 1 missed cleavage, Carbamidomethyl (C) fixed, Oxidation (M) variable,
 // precursor ±10 ppm, fragment ±0.5 Da, charges from the file (unknown -> 2..3), decoys taken
@@ -81,7 +84,7 @@ int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr,
                  "usage: %s SPECTRA FASTA [--decoy-tag TAG] [--suffix] [--isotope-errors 0,1] "
-                 "[--print N] [--tsv FILE]\n",
+                 "[--print N] [--list] [--tsv FILE]\n",
                  argv[0]);
     return 2;
   }
@@ -93,6 +96,7 @@ int main(int argc, char** argv) {
   params.database.decoy_tag_is_suffix = false;
   params.isotope_errors = {0, 1};
   int print = 0;
+  bool list = false;
   std::string tsv;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
@@ -106,6 +110,8 @@ int main(int argc, char** argv) {
       for (std::string t; std::getline(ss, t, ',');) params.isotope_errors.push_back(std::stoi(t));
     } else if (a == "--print" && i + 1 < argc) {
       print = std::stoi(argv[++i]);
+    } else if (a == "--list") {
+      list = true;
     } else if (a == "--tsv" && i + 1 < argc) {
       tsv = argv[++i];
     } else {
@@ -207,8 +213,10 @@ int main(int argc, char** argv) {
     }
     std::sort(top.begin(), top.end(),
               [](const Psm* a, const Psm* b) { return a->score > b->score; });
-    for (int i = 0; i < print && i < static_cast<int>(top.size()); ++i) {
+    for (int i = 0; i < static_cast<int>(top.size()); ++i) {
       const Psm& p = *top[i];
+      const bool accepted = !p.decoy && p.spectrum_q <= 0.01;
+      if (i >= print && !(list && accepted)) continue;
       std::printf("%4d %-8s scan %5lld z%d %-30s hs %6.2f E %9.2e score %7.3f q %.4f %s\n", i + 1,
                   p.decoy ? "DECOY" : "target", static_cast<long long>(p.scan), p.charge,
                   p.proforma.c_str(), p.hyperscore, p.evalue, p.score, p.spectrum_q,

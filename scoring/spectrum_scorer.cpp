@@ -280,9 +280,6 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   if (query.peaks.empty() || index->peptides.empty() || query.charge < 1) return out;
   const int fragment_charge = fragment_charge_limit(query.charge, params.max_fragment_charge);
 
-  select_hyperscore_peaks(query);
-  xcorr.prepare(query.peaks, query.neutral_mass, params.fragment_tolerance);
-
   // 1. Candidate generation (separable: a fragment index can replace this step).
   find_windows(query);
   candidates.clear();
@@ -303,6 +300,8 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
       candidates.end());
 
   // 2. Scoring.
+  select_hyperscore_peaks(query);
+  xcorr.prepare(query.peaks, query.neutral_mass, params.fragment_tolerance);
   for (Candidate& c : candidates) {
     const int k = c.isotope_error;
     c = score_peptide(query, c.peptide, fragment_charge);

@@ -11,6 +11,7 @@ constexpr int kWindows = 10;                   // Comet NUM_SP_WINDOWS
 constexpr float kWindowMax = 50.0f;
 constexpr float kMinFraction = 0.05f;
 constexpr int kXcorrOffset = 75;  // Comet iXcorrProcessingOffset
+constexpr double kMaxMassDa = 20000.0;
 }  // namespace
 
 void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_da,

@@ -9,7 +9,8 @@
 //   1 Da (Comet's low-resolution defaults), else w = the fragment window width (Da; for ppm the
 //   width at 1000 Th) and o = 0.
 //   1. y_bin = max over peaks in the bin of the peak intensity (the prepared intensities are
-//      already square-rooted, as Comet does), for bins below bin(neutral mass + 50 Da).
+//      already square-rooted, as Comet does), for bins below bin(neutral mass + 50 Da)
+//      (capped at 20000 Da).
 //   2. Ten equal windows over [0, highest peak bin]: each is scaled to a maximum of 50; values
 //      below 5% of the spectrum's largest intensity are zeroed.
 //   3. Fast XCorr: y'_i = y_i − (Σ_{j=i−75..i+75} y_j − y_i) / 150.

@@ -1,0 +1,49 @@
+// Fast XCorr preprocessing and scoring on hand-computed spectra (Comet's low-resolution bins:
+// width 1.0005079, offset 0.4, so bin(m) = floor(m / 1.0005079 + 0.6); bin(500) = 500).
+#include "scoring/xcorr.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ionflow {
+namespace {
+
+std::vector<Fragment> at(std::initializer_list<double> mzs) {
+  std::vector<Fragment> out;
+  for (double mz : mzs) out.push_back({mz, IonType::kB, 1, 1});
+  return out;
+}
+
+TEST(Xcorr, SinglePeak) {
+  XcorrSpectrum x;
+  x.prepare({{500.0f, 100.0f}}, 1000.0, Tolerance::Da(-0.5, 0.5));
+  EXPECT_NEAR(x.bin_width(), 1.0005079, 1e-9);
+  // The peak's window is scaled to 50; y'(500) = 50 − (0)/150 = 50 -> 0.005·50 = 0.25.
+  EXPECT_NEAR(x.score(at({500.0})), 0.25, 1e-6);
+  // A bin within ±75 of it: y' = 0 − 50/150 -> 0.005·(−1/3).
+  EXPECT_NEAR(x.score(at({520.0})), -0.005 / 3, 1e-6);
+  // Far away, or beyond the array (neutral mass + 50): 0.
+  EXPECT_NEAR(x.score(at({700.0, 5000.0})), 0.0, 1e-9);
+  EXPECT_NEAR(x.score(at({500.0, 500.1})), 0.5, 1e-6);  // same bin counted per fragment
+}
+
+TEST(Xcorr, WindowNormalisationAndFivePercentFloor) {
+  XcorrSpectrum x;
+  // Bin 100 and bin 500 are in different tenths of [0, 500]: each is scaled to 50.
+  x.prepare({{100.0f, 10.0f}, {500.0f, 100.0f}}, 1000.0, Tolerance::Da(-0.5, 0.5));
+  EXPECT_NEAR(x.score(at({100.0, 500.0})), 0.5, 1e-6);
+  // Below 5% of the base peak a peak is dropped.
+  XcorrSpectrum y;
+  y.prepare({{100.0f, 4.0f}, {500.0f, 100.0f}}, 1000.0, Tolerance::Da(-0.5, 0.5));
+  EXPECT_NEAR(y.score(at({100.0})), 0.0, 1e-9);
+}
+
+TEST(Xcorr, HighResolutionBins) {
+  XcorrSpectrum x;
+  x.prepare({{500.0f, 100.0f}}, 1000.0, Tolerance::Ppm(-10, 10));
+  EXPECT_NEAR(x.bin_width(), 0.02, 1e-12);  // 20 ppm at 1000 Th
+  EXPECT_NEAR(x.score(at({500.005})), 0.25, 1e-6);
+  EXPECT_LT(x.score(at({500.05})), 0.0);  // a neighbouring bin
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "scoring/ion_series.hpp"
 #include "scoring/mass.hpp"
@@ -146,6 +147,24 @@ TEST(SpectrumScorer, FinalizeKeepsBestChargeAndOrders) {
   EXPECT_EQ(final_psms[1].charge, 2);  // the better charge query wins
   EXPECT_EQ(final_psms[1].rank, 1);
   EXPECT_DOUBLE_EQ(final_psms[1].spectrum_q, 0.0);
+}
+
+}  // namespace
+}  // namespace ionflow
+
+namespace ionflow {
+namespace {
+
+TEST(SpectrumScorer, EmptyInputs) {
+  SearchParameters params;
+  EXPECT_TRUE(finalize_psms({}, params).empty());
+  SpectrumScorer scorer(std::make_shared<PeptideIndex>(), params);
+  Query q;
+  q.charge = 2;
+  q.neutral_mass = 1000.0;
+  q.peaks = {{300.0f, 10.0f}};
+  EXPECT_TRUE(scorer.score(q).empty());  // empty index
+  EXPECT_THROW(SpectrumScorer(nullptr, params), std::invalid_argument);
 }
 
 }  // namespace

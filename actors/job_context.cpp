@@ -13,12 +13,18 @@ JobContext::JobContext(uint64_t key_in, JobSpec spec_in, JobControl* control,
 void JobContext::update_progress(const std::function<void(JobProgress&)>& update, bool force) {
   std::lock_guard<std::mutex> lock(progress_mutex_);
   update(progress_);
-  if (!control_ || !control_->on_progress) return;
+  JobControl* control = control_.load();
+  if (!control || !control->on_progress) return;
   auto now = std::chrono::steady_clock::now();
   if (!force && now - last_report_ < std::chrono::milliseconds(100)) return;
   last_report_ = now;
   progress_.elapsed_seconds = elapsed_seconds();
-  control_->on_progress(progress_);
+  control->on_progress(progress_);
+}
+
+void JobContext::detach_control() {
+  std::lock_guard<std::mutex> lock(progress_mutex_);
+  control_ = nullptr;
 }
 
 void JobRegistry::add(uint64_t job, std::shared_ptr<const JobScoring> scoring) {

@@ -34,7 +34,12 @@ class JobContext {
 
   // Set by the coordinator when the job fails or is cancelled; stages stop early.
   std::atomic<bool> aborted{false};
-  bool cancel_requested() const { return control_ && control_->cancel.load(); }
+  bool cancel_requested() const {
+    JobControl* control = control_.load();
+    return control && control->cancel.load();
+  }
+  // Called by run() before it returns: no more progress calls or cancel reads on `control`.
+  void detach_control();
 
   // Current scorer pool size (for max_chunks_in_flight = 0 -> 2 * scorers).
   int scorer_count() const { return scorers_->load(); }
@@ -48,7 +53,7 @@ class JobContext {
   }
 
  private:
-  JobControl* control_;
+  std::atomic<JobControl*> control_;
   const std::atomic<int>* scorers_;
   std::mutex progress_mutex_;
   JobProgress progress_;

@@ -233,6 +233,10 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
     st.files.erase(block.file_index);
   }
   st.stats.items += spectra.size();
+  if (!spectra.empty()) {
+    uint64_t n = spectra.size();
+    st.ctx->update_progress([n](JobProgress& p) { p.spectra_read += n; });
+  }
   for (const RawSpectrum& spectrum : spectra) {
     PreparedSpectrum prepared = prepare_spectrum(spectrum, spec.search);
     if (prepared.queries.empty()) {

@@ -29,7 +29,10 @@ inline constexpr std::chrono::seconds kBlockTimeout{30 * 60};    // reader -> pa
 inline constexpr std::chrono::seconds kSorterTimeout{30 * 60};   // splitter -> sorter (merge)
 inline constexpr std::chrono::seconds kScorerTimeout{2 * 3600};  // pool -> scorer, one chunk
 inline constexpr std::chrono::seconds kPoolTimeout{8 * 3600};    // splitter -> pool, retries
-inline constexpr int kMaxChunkAttempts = 3;  // a chunk failing 3 times fails the job
+// A chunk whose scoring raised an error this often (on different scorers) fails the job; one
+// whose scorer was gone before it started (died, removed) is retried up to kMaxChunkUnreachable.
+inline constexpr int kMaxChunkAttempts = 3;
+inline constexpr int kMaxChunkUnreachable = 10;
 
 struct JobActors {
   caf::actor reader;

@@ -2,8 +2,8 @@
 //
 // The pool forwards each QueryChunk to the least-loaded scorer with request(...).then(...) and
 // keeps the chunk until a PsmBatch comes back; on any error (the scorer threw, died, was removed
-// with queued work, timed out) the chunk is sent again to another scorer, at most
-// kMaxChunkAttempts times. Scorers are detached actors (one thread each, so the pool size is the
+// with queued work, timed out) the chunk is sent again to another scorer (a chunk fails after
+// kMaxChunkAttempts scoring errors or kMaxChunkUnreachable vanished scorers). Scorers are detached actors (one thread each, so the pool size is the
 // number of cores scoring) linked to the pool; a scorer that dies is replaced.
 #include <caf/all.hpp>
 
@@ -81,7 +81,8 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
 struct PendingChunk {
   QueryChunk chunk;
   caf::typed_response_promise<PsmBatch> promise;
-  int attempts = 0;
+  int failures = 0;     // errors raised while scoring (the scorer threw or died in the handler)
+  int unreachable = 0;  // the scorer was gone before it started (request_receiver_down, timeout)
   caf::actor_addr last_scorer;
 };
 
@@ -140,7 +141,6 @@ void pool_dispatch(PoolActor* self, uint64_t id) {
       best = load;
     }
   }
-  ++pending.attempts;
   pending.last_scorer = chosen.address();
   ++st.load[chosen.address()];
   self->request(chosen, kScorerTimeout, pending.chunk)
@@ -160,11 +160,16 @@ void pool_dispatch(PoolActor* self, uint64_t id) {
             if (load != st.load.end()) --load->second;
             auto it = st.work.find(id);
             if (it == st.work.end()) return;
-            if (it->second.attempts >= kMaxChunkAttempts) {
-              it->second.promise.deliver(caf::make_error(
-                  caf::sec::runtime_error, "chunk " + std::to_string(it->second.chunk.seq) +
-                                               " failed " + std::to_string(kMaxChunkAttempts) +
-                                               " times, last: " + self->system().render(err)));
+            PendingChunk& pending = it->second;
+            bool gone = err == caf::sec::request_receiver_down || err == caf::sec::request_timeout;
+            ++(gone ? pending.unreachable : pending.failures);
+            if (pending.failures >= kMaxChunkAttempts ||
+                pending.unreachable >= kMaxChunkUnreachable) {
+              pending.promise.deliver(
+                  caf::make_error(caf::sec::runtime_error,
+                                  "chunk " + std::to_string(pending.chunk.seq) + " failed " +
+                                      std::to_string(pending.failures + pending.unreachable) +
+                                      " times, last: " + self->system().render(err)));
               st.work.erase(it);
               return;
             }
@@ -195,7 +200,7 @@ caf::behavior pool_actor(PoolActor* self, std::shared_ptr<JobRegistry> registry,
         auto& st = self->state;
         auto promise = self->make_response_promise<PsmBatch>();
         uint64_t id = st.next_work++;
-        st.work.emplace(id, PendingChunk{std::move(chunk), promise, 0, {}});
+        st.work.emplace(id, PendingChunk{std::move(chunk), promise, 0, 0, {}});
         pool_dispatch(self, id);
         return promise;
       },

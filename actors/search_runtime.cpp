@@ -209,6 +209,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   }
   im.registry->remove(key);
   caf::anon_send(im.pool, ForgetJob{key});
+  ctx->detach_control();
 
   if (finished) return summary;
   remove_job_outputs(job);

@@ -5,8 +5,26 @@
 //
 // Thread-safety: run() may be called from several threads at once; each call runs one job with
 // its own single, detached reader and writer, and all jobs share the scorer pool (chunks of
-// running jobs interleave). set_scorer_count() may be called at any time, also during jobs;
-// results never depend on the number of scorers.
+// running jobs interleave). set_scorer_count() may be called at any time, also during jobs
+// (also from on_progress; it never blocks); results never depend on the number of scorers,
+// parsers, chunk size, sorter budget or the order in which chunks complete.
+//
+// Threads: scorers, parsers, the reader, sorter and writer are detached actors (one thread
+// each); the splitter and the pool run on the CAF scheduler (Options::scheduler_threads).
+// Scorers are the only CPU-heavy threads that persist, so the pool size is the number of
+// cores scoring. The calling thread of run() reads the FASTA and builds the peptide index while
+// the actors read, parse and sort the spectra, then waits (polling JobControl::cancel every
+// 100 ms).
+//
+// Files: results go to "<name>.tmp" in job.output_directory and are renamed when all are
+// complete: results.tsv / results.mzid / results.pep.xml / results.pin (each + ".zst" with
+// JobSpec::zstd) and results.json (JobSummary, input SHA-256s, effective parameters). When a job
+// fails or is cancelled, those names (and their .tmp) are removed from the output directory,
+// also if an earlier job left them there: give each job its own output directory. Sorter
+// spills go to "<temp_directory or output_directory>/ionflow-sort-XXXXXX/" and are removed.
+//
+// JobSpec fields used per job: everything except licensed_cores and scorers, which size the
+// shared pool and are taken from Options (construct the runtime from them for `ionflow search`).
 #pragma once
 
 #include <atomic>
@@ -24,7 +42,7 @@ struct JobProgress {
   std::string stage;  // "reading", "scoring", "writing", "done"
   uint64_t bytes_read = 0;
   uint64_t bytes_total = 0;
-  uint64_t spectra_read = 0;
+  uint64_t spectra_read = 0;  // MS2 spectra parsed so far
   uint64_t queries = 0;
   uint64_t queries_scored = 0;
   uint64_t chunks_done = 0;
@@ -61,7 +79,10 @@ class SearchRuntime {
   SearchRuntime& operator=(const SearchRuntime&) = delete;
 
   // Runs `job` to completion and returns its summary; result files are in
-  // job.output_directory when it returns. Throws JobError or JobCancelled.
+  // job.output_directory when it returns. Throws JobError (invalid spec: no inputs, parsers not
+  // in 1..4, chunk_size 0, unknown output format; or a failure while running, its message naming
+  // the file and byte offset / line) or JobCancelled. The job's actors are stopped before it
+  // returns or throws; on_progress is not called after that.
   JobSummary run(const JobSpec& job, JobControl* control = nullptr);
 
   // Resizes the scorer pool, clamped to [1, licensed cores]; returns the new size.

@@ -311,6 +311,20 @@ TEST_F(SearchRuntimeTest, CancelEndsWithJobCancelledAndNoResults) {
   EXPECT_FALSE(fs::exists(job.output_directory + "/results.json"));
 }
 
+TEST_F(SearchRuntimeTest, EverySpectrumSkippedGivesAnEmptyResultWithTheReason) {
+  SearchRuntime runtime({1, 1, 2});
+  JobSpec job = ecoli_job("all-skipped");
+  job.search.min_peaks = 100000;  // no spectrum has that many peaks
+  JobSummary s = runtime.run(job);
+  EXPECT_EQ(s.spectra_read, 139u);
+  EXPECT_EQ(s.spectra_skipped.at("too few peaks"), 139u);
+  EXPECT_EQ(s.queries, 0u);
+  EXPECT_EQ(s.spectra_searched, 0u);
+  EXPECT_EQ(s.psms, 0u);
+  EXPECT_EQ(s.stages.at("splitter").items, 0u);
+  EXPECT_EQ(count_lines(results_tsv(job)), 1u);  // the header only
+}
+
 TEST_F(SearchRuntimeTest, TwoJobsAtOnceShareThePool) {
   SearchRuntime runtime({2, 2, 2});
   JobSpec a = ecoli_job("concurrent-a");

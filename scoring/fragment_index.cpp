@@ -190,6 +190,13 @@ double FragmentIndex::bytes_per_entry() const {
   return entries_.empty() ? 0.0 : static_cast<double>(bytes()) / entries_.size();
 }
 
+uint32_t suggested_bucket_size(const SearchParameters& params) {
+  const Tolerance& t = params.precursor_tolerance;
+  const double width_da =
+      t.unit == Tolerance::Unit::kDa ? t.upper - t.lower : 2000.0 * (t.upper - t.lower) * 1e-6;
+  return width_da <= 1.0 ? 128 : 8192;
+}
+
 size_t estimate_fragment_index_bytes(const PeptideIndex& peptides, const SearchParameters& params,
                                      const FragmentIndexOptions& options, size_t first,
                                      size_t last) {
@@ -310,10 +317,14 @@ void FragmentSearcher::collect(const FragmentIndex& index, const Query& query, s
     const FragmentEntry* pos = begin;
     for (size_t i = 0; i < peaks.size(); ++i) {
       const auto [f_lo, f_hi] = theoretical_range(tol, peaks[i].mz);
-      // Peaks ascend in m/z, so each lower bound is at or after the previous one.
-      pos = std::lower_bound(pos, end, f_lo, [](const FragmentEntry& e, double mz) {
-        return static_cast<double>(e.mz) < mz;
-      });
+      // Peaks ascend in m/z, so each lower bound is at or after the previous one: gallop from
+      // the previous position, then binary-search the last doubling step.
+      const size_t remaining = static_cast<size_t>(end - pos);
+      size_t step = 1;
+      while (step < remaining && static_cast<double>(pos[step].mz) < f_lo) step *= 2;
+      pos = std::lower_bound(
+          pos + std::min(step / 2, remaining), pos + std::min(step, remaining), f_lo,
+          [](const FragmentEntry& e, double mz) { return static_cast<double>(e.mz) < mz; });
       const uint32_t stamp = static_cast<uint32_t>(i + 1);
       for (const FragmentEntry* e = pos; e < end && static_cast<double>(e->mz) <= f_hi; ++e) {
         const size_t slot = static_cast<size_t>(e->peptide) - lo;  // wraps when e->peptide < lo

@@ -295,6 +295,17 @@ TEST(FragmentIndex, SlicingAndBruteForceAgreeOnRealSpectra) {
   EXPECT_GE(with_candidates, queries.size() / 2);
 }
 
+TEST(FragmentIndex, SuggestedBucketSize) {
+  SearchParameters p;  // ±10 ppm: 0.04 Da at 2000 Da
+  EXPECT_EQ(suggested_bucket_size(p), 128u);
+  p.precursor_tolerance = Tolerance::Ppm(-200, 200);  // 0.8 Da at 2000 Da
+  EXPECT_EQ(suggested_bucket_size(p), 128u);
+  p.precursor_tolerance = Tolerance::Da(-0.5, 0.5);
+  EXPECT_EQ(suggested_bucket_size(p), 128u);
+  p.precursor_tolerance = Tolerance::Da(-100, 500);  // open search
+  EXPECT_EQ(suggested_bucket_size(p), 8192u);
+}
+
 TEST(FragmentIndex, RejectsBadInput) {
   const PeptideIndex peptides = hand_index({"PEPTIDE", "PEPTIDEK"});
   FragmentIndexOptions options;

@@ -41,6 +41,7 @@ struct ReaderState {
   size_t file = 0;  // index of the file being read
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> handle{nullptr, &std::fclose};
   uint64_t offset = 0;
+  std::string buffer;  // read buffer, one block
   Sha256 sha;
   uint32_t in_flight = 0;
   bool done_reading = false;
@@ -109,14 +110,15 @@ void reader_pump(ReaderActor* self) {
     block.job = st.ctx->key;
     block.file_index = static_cast<uint32_t>(st.file);
     block.offset = st.offset;
-    block.bytes.resize(std::max<uint32_t>(4096, spec.block_size_bytes));
-    size_t n = std::fread(block.bytes.data(), 1, block.bytes.size(), st.handle.get());
-    if (n < block.bytes.size() && std::ferror(st.handle.get())) {
+    st.buffer.resize(std::max<uint32_t>(4096, spec.block_size_bytes));
+    size_t n = std::fread(st.buffer.data(), 1, st.buffer.size(), st.handle.get());
+    if (n < st.buffer.size() && std::ferror(st.handle.get())) {
       reader_fail(self, path + ": read error at byte " + std::to_string(st.offset) + ": " +
                             std::strerror(errno));
       return;
     }
-    block.bytes.resize(n);
+    // A right-sized copy: a short last block must not pin a whole block's capacity in flight.
+    block.bytes.assign(st.buffer.data(), n);
     block.last = n == 0 || std::feof(st.handle.get());
     if (!block.last) {
       int c = std::fgetc(st.handle.get());  // detect the end without an extra empty block

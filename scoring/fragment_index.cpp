@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "scoring/ion_series.hpp"
 #include "scoring/mass.hpp"
@@ -66,6 +68,36 @@ class FragmentSource {
   std::vector<Fragment> fragments_;
 };
 
+// Calls fn(b, source) for every bucket b < n, on `threads` threads (0 = the hardware's count)
+// taking contiguous bucket ranges; each thread gets its own copy of `source` (scratch buffers).
+// Rethrows the first exception of a thread.
+template <typename Fn>
+void for_each_bucket_parallel(size_t n, unsigned threads, const FragmentSource& source, Fn fn) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(n, 1)));
+  if (threads <= 1) {
+    FragmentSource local = source;
+    for (size_t b = 0; b < n; ++b) fn(b, local);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        FragmentSource local = source;
+        for (size_t b = n * t / threads; b < n * (t + 1) / threads; ++b) fn(b, local);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 bool entry_less(const FragmentEntry& a, const FragmentEntry& b) {
   if (a.mz != b.mz) return a.mz < b.mz;
   return a.peptide < b.peptide;
@@ -99,37 +131,47 @@ FragmentIndex FragmentIndex::build(const PeptideIndex& peptides, const SearchPar
   const size_t n_buckets = (n + bucket_size - 1) / bucket_size;
   index.buckets_.resize(n_buckets);
 
-  // Pass 1: exact entry count per bucket, so the entry array is allocated once at its size.
-  uint64_t total = 0;
   for (size_t b = 0; b < n_buckets; ++b) {
     FragmentBucket& bucket = index.buckets_[b];
     bucket.min_peptide = static_cast<uint32_t>(first_peptide + b * bucket_size);
     bucket.max_peptide =
         static_cast<uint32_t>(std::min(last_peptide, first_peptide + (b + 1) * bucket_size) - 1);
+  }
+
+  // Pass 1: exact entry count per bucket, so the entry array is allocated once at its size.
+  std::vector<uint64_t> counts(n_buckets, 0);
+  for_each_bucket_parallel(n_buckets, options.build_threads, source, [&](size_t b, auto& src) {
+    const FragmentBucket& bucket = index.buckets_[b];
     uint64_t count = 0;
     for (size_t p = bucket.min_peptide; p <= bucket.max_peptide; ++p) {
-      source.for_each(p, [&](float) { ++count; });
+      src.for_each(p, [&](float) { ++count; });
     }
-    if (count > std::numeric_limits<uint32_t>::max()) {
+    counts[b] = count;
+  });
+  uint64_t total = 0;
+  for (size_t b = 0; b < n_buckets; ++b) {
+    if (counts[b] > std::numeric_limits<uint32_t>::max()) {
       throw std::invalid_argument(
           "FragmentIndex: more than 2^32 entries in one bucket; lower "
           "bucket_size");
     }
-    bucket.offset = total;
-    bucket.count = static_cast<uint32_t>(count);
-    total += count;
+    index.buckets_[b].offset = total;
+    index.buckets_[b].count = static_cast<uint32_t>(counts[b]);
+    total += counts[b];
   }
 
-  // Pass 2: fill each bucket in place, then sort it by m/z.
+  // Pass 2: fill each bucket in place, then sort it by m/z (buckets are disjoint: no locking).
   index.entries_.resize(total);
-  for (const FragmentBucket& bucket : index.buckets_) {
-    FragmentEntry* out = index.entries_.data() + bucket.offset;
+  FragmentEntry* const entries = index.entries_.data();
+  for_each_bucket_parallel(n_buckets, options.build_threads, source, [&](size_t b, auto& src) {
+    const FragmentBucket& bucket = index.buckets_[b];
+    FragmentEntry* out = entries + bucket.offset;
     for (size_t p = bucket.min_peptide; p <= bucket.max_peptide; ++p) {
       const uint32_t id = static_cast<uint32_t>(p);
-      source.for_each(p, [&](float mz) { *out++ = FragmentEntry{mz, id}; });
+      src.for_each(p, [&](float mz) { *out++ = FragmentEntry{mz, id}; });
     }
-    std::sort(index.entries_.data() + bucket.offset, out, entry_less);
-  }
+    std::sort(entries + bucket.offset, out, entry_less);
+  });
   return index;
 }
 

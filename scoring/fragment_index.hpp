@@ -41,6 +41,9 @@ struct FragmentIndexOptions {
   // Consecutive peptides (by neutral mass) per bucket; Sage's default bucket_size 8192. For
   // narrow precursor windows use suggested_bucket_size() (128): 2-8x faster, see below.
   uint32_t bucket_size = 8192;
+  // Threads building the index (buckets are independent); 0 = std::thread::hardware_concurrency.
+  // The result is identical for any count.
+  unsigned build_threads = 1;
   // Upper limit on the bytes of one built slice (entries + bucket table); 0 = no limit.
   // plan_slices() plans against an upper bound of the entry count (every fragment kept).
   size_t memory_budget_bytes = 0;
@@ -174,7 +177,8 @@ class FragmentSearcher {
 
   // Replaces `out` with the top-K candidates of `query` among the peptides of `index` (a slice
   // holds only its own), and the window candidate count over the whole PeptideIndex.
-  // REQUIRES: `index` was built from the same PeptideIndex and params.ion_types.
+  // REQUIRES: `index` was built from the same PeptideIndex and params.ion_types; query.peaks
+  // ascending in m/z (the Query contract; prepare_spectrum guarantees it).
   void search(const FragmentIndex& index, const Query& query, FragmentCandidates& out);
 
   // Like search(), but merges this slice's candidates into `inout` (kept top-K; window

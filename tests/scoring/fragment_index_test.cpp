@@ -295,6 +295,27 @@ TEST(FragmentIndex, SlicingAndBruteForceAgreeOnRealSpectra) {
   EXPECT_GE(with_candidates, queries.size() / 2);
 }
 
+TEST(FragmentIndex, ThreadedBuildIsIdentical) {
+  auto peptides = bsa_excerpt_index();
+  SearchParameters params;
+  FragmentIndexOptions one;
+  one.bucket_size = 64;
+  FragmentIndexOptions three = one;
+  three.build_threads = 3;
+  const FragmentIndex a = FragmentIndex::build(*peptides, params, one);
+  const FragmentIndex b = FragmentIndex::build(*peptides, params, three);
+  ASSERT_EQ(a.entries().size(), b.entries().size());
+  ASSERT_EQ(a.buckets().size(), b.buckets().size());
+  for (size_t i = 0; i < a.buckets().size(); ++i) {
+    EXPECT_EQ(a.buckets()[i].offset, b.buckets()[i].offset);
+    EXPECT_EQ(a.buckets()[i].count, b.buckets()[i].count);
+  }
+  for (size_t i = 0; i < a.entries().size(); ++i) {
+    ASSERT_EQ(a.entries()[i].mz, b.entries()[i].mz) << i;
+    ASSERT_EQ(a.entries()[i].peptide, b.entries()[i].peptide) << i;
+  }
+}
+
 TEST(FragmentIndex, SuggestedBucketSize) {
   SearchParameters p;  // ±10 ppm: 0.04 Da at 2000 Da
   EXPECT_EQ(suggested_bucket_size(p), 128u);

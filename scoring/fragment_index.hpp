@@ -63,7 +63,9 @@ struct FragmentBucket {
   uint32_t count = 0;
   uint32_t min_peptide = 0;
   uint32_t max_peptide = 0;
+  uint32_t reserved = 0;  // explicit padding (24 bytes, no indeterminate bytes when stored)
 };
+static_assert(sizeof(FragmentBucket) == 24, "FragmentBucket layout is stored by io/index_cache");
 
 class FragmentIndex {
  public:
@@ -73,8 +75,8 @@ class FragmentIndex {
   FragmentIndex(const FragmentIndex&) = delete;
   FragmentIndex& operator=(const FragmentIndex&) = delete;
 
-  // Indexes peptides [first_peptide, last_peptide) of `peptides` (the whole index when both are
-  // 0 and peptides.peptides is non-empty, i.e. last_peptide == 0 means "to the end").
+  // Indexes peptides [first_peptide, last_peptide) of `peptides`; both 0 (the default) means
+  // the whole index.
   // Ion types from params.ion_types. Throws std::invalid_argument (see header).
   static FragmentIndex build(const PeptideIndex& peptides, const SearchParameters& params,
                              const FragmentIndexOptions& options, size_t first_peptide = 0,

@@ -63,8 +63,8 @@ typename Inspector::result_type inspect(Inspector& f, Psm& x) {
            x.scan, x.rt_seconds, x.precursor_mz, x.charge, x.expmass, x.calcmass, x.rank, x.decoy,
            x.sequence, x.proforma, x.modifications, x.evidence, x.missed_cleavages,
            x.enzymatic_termini, x.isotope_error, x.precursor_ppm, x.fragment_ppm, x.hyperscore,
-           x.delta_next, x.evalue, x.matched_peaks, x.theoretical_peaks, x.candidates, x.score,
-           x.spectrum_q, x.peptide_q, x.protein_q);
+           x.xcorr, x.delta_next, x.evalue, x.matched_peaks, x.theoretical_peaks, x.candidates,
+           x.score, x.spectrum_q, x.peptide_q, x.protein_q);
 }
 
 template <class Inspector>

@@ -88,6 +88,7 @@ TEST_F(MessagesTest, PsmBatchRoundTrip) {
                      {0, 'M', 15.994915, "Oxidation", 35, false}};
   p.evidence = {{"P02769", 24, 'R', 'A', false}, {"rev_P02769", 301, 'K', '-', true}};
   p.hyperscore = 31.25;
+  p.xcorr = 2.875;
   p.evalue = 1.5e-7;
   p.spectrum_q = 0.001;
   p.peptide_q = 0.002;
@@ -109,6 +110,8 @@ TEST_F(MessagesTest, PsmBatchRoundTrip) {
   EXPECT_EQ(b.evidence[0].pre, 'R');
   EXPECT_TRUE(b.evidence[1].decoy);
   EXPECT_EQ(b.evalue, 1.5e-7);
+  EXPECT_EQ(b.hyperscore, 31.25);
+  EXPECT_EQ(b.xcorr, 2.875);
   EXPECT_EQ(b.protein_q, 0.003);
 }
 

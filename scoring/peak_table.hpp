@@ -1,0 +1,57 @@
+// PeakTable: a per-query lookup table from fragment m/z to the peak that match_fragments
+// (hyperscore.hpp) would pick, so that matching one fragment is one table read instead of a walk
+// over the peak list. Same results as match_fragments, bit for bit (tests compare them).
+//
+// Rule reproduced (hyperscore.hpp): a fragment of m/z f matches the most intense peak whose m/z
+// lies in fragment_tolerance.bounds(f) (ties: the lowest m/z); summed intensity, per-type counts
+// and the ppm sum are accumulated in fragment order.
+//
+// Layout: m/z axis cut into cells of width (upper − lower)/16 Th (a Da tolerance only). For each
+// cell the table stores the best peak when every fragment m/z inside the cell sees the same set
+// of peaks, kNone when no peak can match, or kAmbiguous when a peak lies within a safety margin
+// (1e-3 Th, far above double/float rounding of m/z < 1e5) of the window edge of some m/z in the
+// cell; an ambiguous cell falls back to scanning the peaks with match_fragments' comparisons. A
+// peak makes at most two cells ambiguous, so fallbacks are rare. ppm tolerances (window width
+// proportional to m/z) always scan.
+//
+// Cost: prepare() is O(cells + peaks × 16); the table takes 2 bytes per cell (about 64 KB for
+// fragments up to 2000 Th at ±0.5 Da). Thread-safety: one PeakTable per thread (scratch).
+// Errors: none; more than 65,000 peaks makes every lookup scan (still exact).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "scoring/hyperscore.hpp"
+#include "scoring/ion_series.hpp"
+#include "scoring/query.hpp"
+#include "scoring/tolerance.hpp"
+
+namespace ionflow {
+
+class PeakTable {
+ public:
+  // Builds the table for `peaks` (ascending m/z; the vector must stay unchanged and alive while
+  // match() is used).
+  void prepare(const std::vector<Peak>& peaks, const Tolerance& fragment_tolerance);
+
+  // match_fragments(peaks, fragments, fragment_tolerance) of the prepared peaks; when `with_ppm`
+  // is false summed_abs_ppm is left 0 (it costs a division per matched fragment).
+  FragmentMatches match(const std::vector<Fragment>& fragments, bool with_ppm) const;
+
+ private:
+  static constexpr uint16_t kNone = 0xFFFF;
+  static constexpr uint16_t kAmbiguous = 0xFFFE;
+  static constexpr int kCellsPerWindow = 16;
+  static constexpr double kMarginTh = 1e-3;
+
+  const Peak* scan(double mz) const;
+
+  const std::vector<Peak>* peaks_ = nullptr;
+  Tolerance tolerance_;
+  bool use_table_ = false;
+  double inverse_cell_width_ = 0.0;
+  std::vector<uint16_t> cells_;
+};
+
+}  // namespace ionflow

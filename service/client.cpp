@@ -2,26 +2,200 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "service/json_value.hpp"
+
+#if defined(IONFLOW_WITH_HTTPLIB)
+#include <httplib.h>
+#endif
+
 namespace ionflow {
 
+#if defined(IONFLOW_WITH_HTTPLIB)
+
 namespace {
-int not_yet(const char* what) {
-  fmt::print(stderr, "ionflow {}: not implemented yet\n", what);
+
+struct Answer {
+  int status = 0;  // 0 = no connection
+  JsonValue body;
+  std::string text;
+};
+
+Answer call(const ClientOptions& options, const std::string& method, const std::string& path,
+            const std::string& body = "") {
+  httplib::Client client(options.server);
+  client.set_connection_timeout(5, 0);
+  client.set_read_timeout(60, 0);
+  auto send = [&]() -> httplib::Result {
+    if (method == "POST") return client.Post(path, body, "application/json");
+    if (method == "PUT") return client.Put(path, body, "application/json");
+    if (method == "DELETE") return client.Delete(path);
+    return client.Get(path);
+  };
+  httplib::Result result = send();
+  Answer a;
+  if (!result) return a;
+  a.status = result->status;
+  a.text = result->body;
+  try {
+    a.body = parse_json(a.text);
+  } catch (const JsonSyntaxError&) {
+  }
+  return a;
+}
+
+// Prints a transport or API error; returns the exit code for it.
+int report_error(const ClientOptions& options, const Answer& a) {
+  if (a.status == 0) {
+    fmt::print(stderr, "ionflow: cannot reach the service at {}\n", options.server);
+    return 3;
+  }
+  const JsonValue* e = a.body.find("error");
+  fmt::print(stderr, "ionflow: HTTP {}: {}\n", a.status,
+             e && e->is_string() ? e->as_string() : a.text);
+  return 2;
+}
+
+std::string field(const JsonValue& o, const char* key) {
+  const JsonValue* v = o.find(key);
+  if (!v || v->is_null()) return "";
+  return v->is_string() ? v->as_string() : to_json(*v);
+}
+
+// Input paths are resolved against the client's directory before the message leaves it, so
+// `ionflow submit` works like `ionflow search` from the same directory.
+void absolutize_inputs(JsonValue& message) {
+  namespace fs = std::filesystem;
+  auto fix = [](JsonValue& v) {
+    if (v.is_string() && !v.as_string().empty() && fs::path(v.as_string()).is_relative()) {
+      v = JsonValue((fs::current_path() / v.as_string()).lexically_normal().string());
+    }
+  };
+  for (const char* key : {"mzml_paths", "spectra"}) {
+    if (JsonValue* list = message.find(key); list && list->is_array()) {
+      for (auto& p : list->as_array()) fix(p);
+    }
+  }
+  if (JsonValue* db = message.find("database"); db && db->is_object()) {
+    if (JsonValue* fasta = db->find("fasta")) fix(*fasta);
+  }
+}
+
+}  // namespace
+
+int client_submit(const ClientOptions& options, const std::string& job_path, bool wait) {
+  std::ifstream in(job_path, std::ios::binary);
+  if (!in) {
+    fmt::print(stderr, "ionflow submit: cannot read {}\n", job_path);
+    return 2;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string body = ss.str();
+  try {
+    JsonValue message = parse_json(body);
+    absolutize_inputs(message);
+    body = to_json(message);
+  } catch (const JsonSyntaxError&) {
+    // Sent as is: the server names the error.
+  }
+  Answer a = call(options, "POST", "/v1/jobs", body);
+  if (a.status != 201) return report_error(options, a);
+  std::string id = field(a.body, "id");
+  if (const JsonValue* w = a.body.find("warnings"); w && w->is_array()) {
+    for (const auto& x : w->as_array()) fmt::print(stderr, "warning: {}\n", x.as_string());
+  }
+  fmt::print("{}\n", id);
+  std::fflush(stdout);
+  if (!wait) return 0;
+  std::string last;
+  while (true) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    Answer s = call(options, "GET", "/v1/jobs/" + id);
+    if (s.status != 200) return report_error(options, s);
+    std::string state = field(s.body, "state");
+    std::string line = state;
+    if (const JsonValue* p = s.body.find("progress"); p && p->is_object()) {
+      line += fmt::format(
+          " {} {}%", field(*p, "stage"),
+          static_cast<int>(p->find("fraction") ? p->find("fraction")->as_double() * 100 : 0));
+    }
+    if (line != last) fmt::print(stderr, "{}: {}\n", id, line), last = line;
+    if (state == "done") {
+      if (const JsonValue* sum = s.body.find("summary")) fmt::print("{}\n", to_json(*sum, 2));
+      return 0;
+    }
+    if (state == "failed" || state == "cancelled") {
+      fmt::print(stderr, "{}: {}: {}\n", id, state, field(s.body, "error"));
+      return 1;
+    }
+  }
+}
+
+int client_status(const ClientOptions& options, const std::string& job_id) {
+  if (!job_id.empty()) {
+    Answer a = call(options, "GET", "/v1/jobs/" + job_id);
+    if (a.status != 200) return report_error(options, a);
+    fmt::print("{}\n", to_json(a.body, 2));
+    return 0;
+  }
+  Answer a = call(options, "GET", "/v1/jobs");
+  if (a.status != 200) return report_error(options, a);
+  fmt::print("{:<14} {:<10} {:>8}  {}\n", "ID", "STATE", "PRIORITY", "ERROR");
+  if (const JsonValue* jobs = a.body.find("jobs"); jobs && jobs->is_array()) {
+    for (const auto& j : jobs->as_array()) {
+      fmt::print("{:<14} {:<10} {:>8}  {}\n", field(j, "id"), field(j, "state"),
+                 field(j, "priority"), field(j, "error"));
+    }
+  }
+  return 0;
+}
+
+int client_cancel(const ClientOptions& options, const std::string& job_id) {
+  Answer a = call(options, "DELETE", "/v1/jobs/" + job_id);
+  if (a.status != 200 && a.status != 202) return report_error(options, a);
+  fmt::print("{} {}\n", job_id, a.status == 202 ? "cancelling" : field(a.body, "state"));
+  return 0;
+}
+
+int client_scorers(const ClientOptions& options, std::optional<int> new_count) {
+  Answer a = new_count
+                 ? call(options, "PUT", "/v1/scorers",
+                        to_json(JsonValue(JsonValue::Object{{"scorers", JsonValue(*new_count)}})))
+                 : call(options, "GET", "/v1/scorers");
+  if (a.status != 200) return report_error(options, a);
+  fmt::print("scorers {} (licensed cores {})\n", field(a.body, "scorers"),
+             field(a.body, "licensed_cores"));
+  return 0;
+}
+
+#else  // !IONFLOW_WITH_HTTPLIB
+
+namespace {
+int unavailable(const char* what) {
+  fmt::print(stderr, "ionflow {}: this build does not link cpp-httplib\n", what);
   return 2;
 }
 }  // namespace
 
 int client_submit(const ClientOptions&, const std::string&, bool) {
-  return not_yet("submit");
+  return unavailable("submit");
 }
 int client_status(const ClientOptions&, const std::string&) {
-  return not_yet("status");
+  return unavailable("status");
 }
 int client_cancel(const ClientOptions&, const std::string&) {
-  return not_yet("cancel");
+  return unavailable("cancel");
 }
 int client_scorers(const ClientOptions&, std::optional<int>) {
-  return not_yet("scorers");
+  return unavailable("scorers");
 }
+
+#endif
 
 }  // namespace ionflow

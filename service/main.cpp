@@ -128,6 +128,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sv->add_option("--max-body-bytes", serve.max_body_bytes, "Largest accepted request body")
       ->capture_default_str();
+  sv->add_option("--grace-seconds", serve.grace_seconds,
+                 "On SIGTERM, how long running jobs may finish before they are requeued")
+      ->capture_default_str();
 
   ionflow::ClientOptions client;
   auto add_server = [&client](CLI::App* sub) {

@@ -1,12 +1,111 @@
 #include "service/serve_command.hpp"
 
 #include <fmt/format.h>
+#include <pthread.h>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <filesystem>
+#include <thread>
+
+#include "actors/search_runtime.hpp"
+#include "service/http_api.hpp"
+#include "service/job_store.hpp"
+#include "service/metrics.hpp"
+#include "service/scheduler.hpp"
 
 namespace ionflow {
 
-int run_serve_command(const ServeOptions&) {
-  fmt::print(stderr, "ionflow serve: not implemented yet\n");
-  return 2;
+namespace {
+
+bool split_listen(const std::string& listen, std::string& host, int& port) {
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  host = listen.substr(0, colon);
+  try {
+    size_t used = 0;
+    port = std::stoi(listen.substr(colon + 1), &used);
+    return used == listen.size() - colon - 1 && port >= 0 && port <= 65535;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+int run_serve_command(const ServeOptions& options) {
+  std::string host;
+  int port = 0;
+  if (!split_listen(options.listen, host, port)) {
+    fmt::print(stderr, "ionflow serve: --listen: expected HOST:PORT, got {}\n", options.listen);
+    return 2;
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path data_dir = fs::absolute(options.data_dir).lexically_normal();
+  fs::create_directories(data_dir / "jobs", ec);
+  if (ec) {
+    fmt::print(stderr, "ionflow serve: --data-dir {}: {}\n", data_dir.string(), ec.message());
+    return 2;
+  }
+  std::vector<std::string> roots;
+  for (const auto& r : options.data_roots)
+    roots.push_back(fs::absolute(r).lexically_normal().string());
+  if (roots.empty()) roots.push_back(data_dir.string());
+
+  // SIGINT/SIGTERM are taken by one thread (sigwait); every thread started from here on,
+  // including the actor system's, inherits the blocked mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  try {
+    std::vector<std::string> requeued;
+    JobStore store((data_dir / "jobs.sqlite3").string(), &requeued);
+    for (const auto& id : requeued)
+      spdlog::warn("job {}: was running when the service stopped; requeued", id);
+    Unimod unimod;
+    SearchRuntime::Options runtime_options;
+    runtime_options.licensed_cores = options.licensed_cores;
+    runtime_options.scorers = options.scorers;
+    SearchRuntime runtime(runtime_options);
+    Metrics metrics;
+    Scheduler::Options scheduler_options;
+    scheduler_options.concurrent_jobs = options.concurrent_jobs;
+    scheduler_options.jobs_directory = (data_dir / "jobs").string();
+    scheduler_options.data_roots = roots;
+    Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options);
+    HttpApi::Options api_options;
+    api_options.data_roots = roots;
+    api_options.max_body_bytes = options.max_body_bytes;
+    HttpApi api(store, scheduler, runtime, unimod, metrics, api_options);
+    int bound = api.bind(host, port);
+    scheduler.start();
+    fmt::print(
+        stderr,
+        "ionflow serve: listening on http://{}:{} (data {}, {} scorer(s), {} concurrent job(s))\n",
+        host, bound, data_dir.string(), runtime.scorer_count(), options.concurrent_jobs);
+    std::fflush(stderr);
+
+    std::thread signal_thread([&] {
+      int sig = 0;
+      sigwait(&signals, &sig);
+      spdlog::info("signal {}: stopping (running jobs get {} s, then are requeued)", sig,
+                   options.grace_seconds);
+      scheduler.stop_claiming();
+      api.stop();
+    });
+    api.serve();
+    signal_thread.join();
+    scheduler.stop(std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000)));
+    spdlog::info("stopped");
+    return 0;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ionflow serve: {}\n", e.what());
+    return 2;
+  }
 }
 
 }  // namespace ionflow

@@ -1,5 +1,7 @@
 // `ionflow serve`: the search service — a SQLite job store in --data-dir, a scheduler running
 // queued jobs on one shared SearchRuntime, and the HTTP JSON API (service/http_api.hpp).
+// Job inputs must lie under a --data-root (default: the data directory itself); results go to
+// <data-dir>/jobs/<id>/. SIGINT/SIGTERM stop it gracefully (see grace_seconds).
 // Returns the process exit code: 0 after a graceful stop (SIGINT/SIGTERM), 2 on bad options
 // or when the address cannot be bound or the data directory cannot be opened.
 #pragma once
@@ -18,6 +20,7 @@ struct ServeOptions {
   int licensed_cores = 0;                 // cap on scorers; 0 = usable cores
   int scorers = 0;                        // initial scorer count; 0 = licensed cores
   size_t max_body_bytes = 1 << 20;        // larger request bodies get 413
+  double grace_seconds = 10;  // on SIGTERM: running jobs may finish this long, then are requeued
 };
 
 int run_serve_command(const ServeOptions& options);

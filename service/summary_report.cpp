@@ -6,6 +6,8 @@
 #include <array>
 #include <vector>
 
+#include "service/progress_reporter.hpp"
+
 namespace ionflow {
 
 std::string format_bytes(uint64_t bytes) {
@@ -110,6 +112,21 @@ JsonValue job_summary_json(const JobSummary& s) {
   JsonValue files = JsonValue::array();
   for (const auto& f : s.output_files) files.push_back(f);
   o.set("output_files", std::move(files));
+  return o;
+}
+
+JsonValue job_progress_json(const JobProgress& p) {
+  JsonValue o = JsonValue::object();
+  o.set("stage", p.stage);
+  o.set("fraction", progress_fraction(p));
+  o.set("bytes_read", p.bytes_read);
+  o.set("bytes_total", p.bytes_total);
+  o.set("spectra_read", p.spectra_read);
+  o.set("queries", p.queries);
+  o.set("queries_scored", p.queries_scored);
+  o.set("chunks_done", p.chunks_done);
+  o.set("chunks_total", p.chunks_total);
+  o.set("elapsed_seconds", p.elapsed_seconds);
   return o;
 }
 

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "actors/search_runtime.hpp"
 #include "messages/job.hpp"
 #include "service/json_value.hpp"
 
@@ -20,6 +21,9 @@ std::string format_job_summary(const JobSummary& summary);
 // {"spectra_read": ..., "spectra_skipped": {...}, ..., "stages": {"reader": {"busy_seconds",
 // "items", "bytes"}}, "output_files": [...]}.
 JsonValue job_summary_json(const JobSummary& summary);
+
+// {"stage": ..., "bytes_read": ..., ..., "fraction": 0.42} for the service API.
+JsonValue job_progress_json(const JobProgress& progress);
 
 // Binary units as `free -h` prints them: "17 B", "12.0 KiB", "456.0 MiB", "1.2 GiB".
 std::string format_bytes(uint64_t bytes);

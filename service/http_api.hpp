@@ -1,0 +1,64 @@
+// HttpApi: the service's HTTP JSON API (cpp-httplib), over the JobStore, the Scheduler and the
+// shared SearchRuntime.
+//
+//   POST   /v1/jobs               job message (same JSON as `ionflow search`) -> 201, {"id",
+//                                 "location", "state", "warnings"}, Location header
+//   GET    /v1/jobs[?state=S&limit=N]   {"jobs": [...]}, newest first
+//   GET    /v1/jobs/{id}          the job: state, timestamps, progress, error, parameters,
+//                                 summary, result files
+//   GET    /v1/jobs/{id}/results  results.tsv (or results.tsv.zst) of a done job, else 409
+//   GET    /v1/jobs/{id}/results.json
+//   DELETE /v1/jobs/{id}          cancel a queued or running job -> {"id", "state"}; 409 if ended
+//   GET    /v1/scorers            {"scorers", "licensed_cores"};  PUT {"scorers": N} resizes
+//   GET    /v1/health             {"status": "ok", "version", "jobs": {state: n}, "running_jobs"}
+//   GET    /metrics               Prometheus text format
+// Errors are JSON {"error": "...", "field": "key.path"} with a 4xx status: 400 for a bad
+// message (not JSON, wrong type, unknown key, unknown modification, missing file, a path
+// outside the data roots or with ".."), 404 unknown job or route, 409 wrong state, 413 body too
+// large. Thread-safety: requests are served on httplib's thread pool; stop() may be called from
+// any thread.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actors/search_runtime.hpp"
+#include "scoring/unimod.hpp"
+#include "service/job_store.hpp"
+#include "service/metrics.hpp"
+#include "service/scheduler.hpp"
+
+namespace ionflow {
+
+class HttpApi {
+ public:
+  struct Options {
+    std::vector<std::string> data_roots;  // job inputs must lie inside one of these
+    size_t max_body_bytes = 1 << 20;
+  };
+  HttpApi(JobStore& store, Scheduler& scheduler, SearchRuntime& runtime, const Unimod& unimod,
+          Metrics& metrics, Options options);
+  ~HttpApi();
+  HttpApi(const HttpApi&) = delete;
+  HttpApi& operator=(const HttpApi&) = delete;
+
+  // Binds host:port (port 0 = any free port) and returns the bound port. Throws
+  // std::runtime_error if the address cannot be bound.
+  int bind(const std::string& host, int port);
+  // Serves requests until stop(). REQUIRES: bind() succeeded.
+  void serve();
+  void stop();
+  // Blocks until serve() is accepting connections (for tests starting serve() on a thread).
+  void wait_until_ready() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Whether this build links cpp-httplib (IONFLOW_WITH_HTTPLIB); without it HttpApi::bind throws.
+bool http_api_available();
+
+}  // namespace ionflow

@@ -1,0 +1,83 @@
+// Scheduler: runs the service's queued jobs on one shared SearchRuntime — N worker threads, each
+// claiming the next job from the JobStore (highest priority, then oldest) and running it to its
+// end; the jobs running at once share the runtime's scorer pool.
+//
+// A job is re-read from its stored effective parameters (a complete job message) when it
+// starts, so a job requeued after a crash runs exactly as submitted; its results go to
+// <jobs directory>/<id>/. Cancel: a queued job is cancelled in the store at once, a running one
+// through its JobControl. stop(): no new job is claimed; running jobs get `grace` to finish, then
+// are cancelled and put back in the queue (they run again at the next start).
+// Thread-safety: every public method may be called from any thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "actors/search_runtime.hpp"
+#include "scoring/unimod.hpp"
+#include "service/job_message.hpp"
+#include "service/job_store.hpp"
+#include "service/metrics.hpp"
+
+namespace ionflow {
+
+class Scheduler {
+ public:
+  struct Options {
+    int concurrent_jobs = 1;
+    std::string jobs_directory;           // results of job X go to jobs_directory/X
+    std::vector<std::string> data_roots;  // re-checked when a job starts
+  };
+  Scheduler(JobStore& store, SearchRuntime& runtime, const Unimod& unimod, Metrics& metrics,
+            Options options);
+  ~Scheduler();  // stop(0s)
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  void start();
+  // Tells the workers a job was queued.
+  void wake();
+  // See the class comment. Returns the job's state after the request; nullopt if unknown.
+  std::optional<JobState> cancel(const std::string& id, const std::string& reason);
+  // The latest progress of a running job (from the pipeline, not the store).
+  std::optional<JobProgress> progress(const std::string& id) const;
+  int running_jobs() const;
+  void stop(std::chrono::milliseconds grace);
+  // Claims no new job from now on (the first step of stop(); running jobs continue).
+  void stop_claiming();
+
+  // Where job `id`'s results go.
+  std::string output_directory(const std::string& id) const;
+
+ private:
+  struct Running {
+    JobControl control;
+    JobProgress progress;
+    std::chrono::steady_clock::time_point last_store_update{};
+    bool requeue_on_cancel = false;
+  };
+  void worker();
+  bool stopping() const;
+  void run_job(const JobRecord& record);
+
+  JobStore& store_;
+  SearchRuntime& runtime_;
+  const Unimod& unimod_;
+  Metrics& metrics_;
+  Options options_;
+  std::vector<std::thread> workers_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::map<std::string, std::shared_ptr<Running>> running_;
+};
+
+}  // namespace ionflow

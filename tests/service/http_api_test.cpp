@@ -1,0 +1,252 @@
+// The service over real HTTP on loopback: a real server (port 0), a real job store in a
+// temporary directory, a real SearchRuntime and real search jobs on small committed inputs.
+#include "service/http_api.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#if defined(IONFLOW_WITH_HTTPLIB)
+#include <httplib.h>
+#endif
+
+namespace ionflow {
+namespace {
+
+#if defined(IONFLOW_WITH_HTTPLIB)
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+const std::string kData = IONFLOW_TEST_DATA_DIR;
+
+std::string small_job(const std::string& extra = "") {
+  std::string j = R"({"database": {"fasta": ")" + kData + R"(/bsa_target_decoy_excerpt.fasta",
+                      "generate_decoys": false},
+                      "mzml_paths": [")" +
+                  kData + R"j(/BSA1_excerpt.mzML"],
+                      "fixed_modifications": ["Carbamidomethyl (C)"])j";
+  if (!extra.empty()) j += ", " + extra;
+  return j + "}";
+}
+
+class HttpApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ionflow_http_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "jobs");
+    store_ = std::make_unique<JobStore>((dir_ / "jobs.sqlite3").string());
+    SearchRuntime::Options ro;
+    ro.licensed_cores = 2;
+    ro.scorers = 1;
+    runtime_ = std::make_unique<SearchRuntime>(ro);
+    Scheduler::Options so;
+    so.jobs_directory = (dir_ / "jobs").string();
+    so.data_roots = {kData};
+    scheduler_ = std::make_unique<Scheduler>(*store_, *runtime_, unimod(), metrics_, so);
+    HttpApi::Options ao;
+    ao.data_roots = {kData};
+    ao.max_body_bytes = 64 * 1024;
+    api_ = std::make_unique<HttpApi>(*store_, *scheduler_, *runtime_, unimod(), metrics_, ao);
+    port_ = api_->bind("127.0.0.1", 0);
+    server_ = std::thread([this] { api_->serve(); });
+    api_->wait_until_ready();
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    client_->set_read_timeout(60, 0);
+  }
+  void TearDown() override {
+    api_->stop();
+    server_.join();
+    scheduler_->stop(std::chrono::milliseconds(0));
+    api_.reset();
+    scheduler_.reset();
+    runtime_.reset();
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+  static const Unimod& unimod() {
+    static Unimod u;
+    return u;
+  }
+
+  JsonValue post_job(const std::string& body, int expected_status) {
+    auto res = client_->Post("/v1/jobs", body, "application/json");
+    EXPECT_TRUE(res);
+    if (!res) return {};
+    EXPECT_EQ(res->status, expected_status) << res->body;
+    EXPECT_EQ(res->get_header_value("Content-Type"), "application/json");
+    return parse_json(res->body);
+  }
+  // The 400 error's field and message for a message.
+  std::pair<std::string, std::string> rejection(const std::string& body) {
+    JsonValue e = post_job(body, 400);
+    const JsonValue* field = e.find("field");
+    return {field ? field->as_string() : "", e.find("error")->as_string()};
+  }
+  JsonValue get(const std::string& path, int expected_status = 200) {
+    auto res = client_->Get(path);
+    EXPECT_TRUE(res);
+    if (!res) return {};
+    EXPECT_EQ(res->status, expected_status) << path << ": " << res->body;
+    return parse_json(res->body);
+  }
+  // Polls the job until it has ended; returns its record.
+  JsonValue wait_for_end(const std::string& id) {
+    for (int i = 0; i < 1200; ++i) {
+      JsonValue j = get("/v1/jobs/" + id);
+      std::string state = j.find("state")->as_string();
+      if (state == "done" || state == "failed" || state == "cancelled") return j;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ADD_FAILURE() << "job " << id << " did not end";
+    return {};
+  }
+
+  fs::path dir_;
+  Metrics metrics_;
+  std::unique_ptr<JobStore> store_;
+  std::unique_ptr<SearchRuntime> runtime_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<HttpApi> api_;
+  std::thread server_;
+  int port_ = 0;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+TEST_F(HttpApiTest, HealthScorersAndUnknownRoutes) {
+  JsonValue h = get("/v1/health");
+  EXPECT_EQ(h.find("status")->as_string(), "ok");
+  EXPECT_EQ(h.find("version")->as_string(), IONFLOW_VERSION);
+  EXPECT_EQ(h.find("jobs")->find("queued")->as_integer(), 0);
+
+  JsonValue s = get("/v1/scorers");
+  EXPECT_EQ(s.find("scorers")->as_integer(), 1);
+  EXPECT_EQ(s.find("licensed_cores")->as_integer(), 2);
+  auto put = client_->Put("/v1/scorers", R"({"scorers": 2})", "application/json");
+  ASSERT_TRUE(put);
+  EXPECT_EQ(put->status, 200);
+  EXPECT_EQ(parse_json(put->body).find("scorers")->as_integer(), 2);
+  put = client_->Put("/v1/scorers", R"({"scorers": 8})", "application/json");
+  EXPECT_EQ(parse_json(put->body).find("scorers")->as_integer(), 2);  // clamped to licensed
+  put = client_->Put("/v1/scorers", R"({"scorers": "two"})", "application/json");
+  EXPECT_EQ(put->status, 400);
+  EXPECT_EQ(parse_json(put->body).find("field")->as_string(), "scorers");
+
+  JsonValue missing = get("/v1/nothing", 404);
+  EXPECT_EQ(missing.find("error")->as_string(), "no such resource");
+  get("/v1/jobs/jdoesnotexist", 404);
+  auto del = client_->Delete("/v1/jobs/jdoesnotexist");
+  EXPECT_EQ(del->status, 404);
+}
+
+TEST_F(HttpApiTest, BadMessagesAre400NamingTheField) {
+  EXPECT_THAT(rejection("{not json").second, StartsWith("not valid JSON"));
+  EXPECT_EQ(rejection(small_job(R"("zstd": "yes")")).first, "zstd");
+  EXPECT_EQ(rejection(small_job(R"("chunk_sise": 10)")).first, "chunk_sise");
+  EXPECT_EQ(rejection(small_job(R"j("variable_modifications": ["Oxidaton (M)"])j")).first,
+            "variable_modifications[0]");
+  auto [field, message] =
+      rejection(R"({"database": {"fasta": ")" + kData + R"(/none.fasta"}, "mzml_paths": [")" +
+                kData + R"(/BSA1_excerpt.mzML"]})");
+  EXPECT_EQ(field, "database.fasta");
+  EXPECT_THAT(message, HasSubstr("file not found"));
+  std::tie(field, message) =
+      rejection(R"({"database": {"fasta": ")" + kData + R"(/bsa_target_decoy_excerpt.fasta"},
+          "mzml_paths": ["/etc/passwd"]})");
+  EXPECT_EQ(field, "mzml_paths[0]");
+  EXPECT_THAT(message, HasSubstr("outside the server's data roots"));
+  std::tie(field, message) = rejection(R"({"database": {"fasta": ")" + kData +
+                                       R"(/../data/bsa_target_decoy_excerpt.fasta"},
+          "mzml_paths": [")" + kData + R"(/BSA1_excerpt.mzML"]})");
+  EXPECT_EQ(field, "database.fasta");
+  EXPECT_THAT(message, HasSubstr("\"..\""));
+
+  auto big = client_->Post("/v1/jobs", std::string(100 * 1024, ' '), "application/json");
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 413);
+  EXPECT_THAT(parse_json(big->body).find("error")->as_string(),
+              StartsWith("request body too large"));
+  EXPECT_EQ(get("/v1/jobs").find("jobs")->as_array().size(), 0u);
+}
+
+TEST_F(HttpApiTest, QueuedJobsCancelAndListNewestFirst) {
+  // The scheduler is not started: jobs stay queued.
+  JsonValue a = post_job(small_job(), 201);
+  JsonValue b = post_job(small_job(R"("priority": 3, "chimera": false)"), 201);
+  ASSERT_EQ(b.find("warnings")->as_array().size(), 1u);
+  EXPECT_THAT(b.find("warnings")->as_array()[0].as_string(), StartsWith("chimera:"));
+  std::string id_a = a.find("id")->as_string(), id_b = b.find("id")->as_string();
+  EXPECT_EQ(a.find("location")->as_string(), "/v1/jobs/" + id_a);
+
+  JsonValue list = get("/v1/jobs");
+  ASSERT_EQ(list.find("jobs")->as_array().size(), 2u);
+  EXPECT_EQ(list.find("jobs")->as_array()[0].find("id")->as_string(), id_b);
+  EXPECT_EQ(list.find("jobs")->as_array()[0].find("priority")->as_integer(), 3);
+
+  JsonValue job = get("/v1/jobs/" + id_a);
+  EXPECT_EQ(job.find("state")->as_string(), "queued");
+  EXPECT_EQ(job.find("parameters")->find("output_directory")->as_string(),
+            (dir_ / "jobs" / id_a).string());
+  get("/v1/jobs/" + id_a + "/results", 409);
+
+  auto del = client_->Delete(("/v1/jobs/" + id_a).c_str());
+  ASSERT_TRUE(del);
+  EXPECT_EQ(del->status, 200);
+  EXPECT_EQ(parse_json(del->body).find("state")->as_string(), "cancelled");
+  EXPECT_EQ(client_->Delete(("/v1/jobs/" + id_a).c_str())->status, 409);
+  EXPECT_EQ(get("/v1/jobs?state=queued").find("jobs")->as_array().size(), 1u);
+  get("/v1/jobs?state=bogus", 400);
+
+  auto metrics = client_->Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs_submitted_total 2\n"));
+  EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs{state=\"cancelled\"} 1\n"));
+  EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs{state=\"queued\"} 1\n"));
+}
+
+TEST_F(HttpApiTest, RunsAJobAndServesItsResults) {
+  scheduler_->start();
+  JsonValue created = post_job(small_job(), 201);
+  std::string id = created.find("id")->as_string();
+  JsonValue job = wait_for_end(id);
+  ASSERT_EQ(job.find("state")->as_string(), "done") << to_json(job, 2);
+  EXPECT_GT(job.find("finished_at")->as_double(), job.find("started_at")->as_double() - 1e-9);
+  const JsonValue* summary = job.find("summary");
+  ASSERT_TRUE(summary);
+  EXPECT_GT(summary->find("spectra_read")->as_integer(), 0);
+
+  auto tsv = client_->Get(("/v1/jobs/" + id + "/results").c_str());
+  ASSERT_TRUE(tsv);
+  ASSERT_EQ(tsv->status, 200) << to_json(job, 2);
+  EXPECT_THAT(tsv->body, StartsWith("psm_id\tfilename\tscannr\trank\tlabel"));
+  auto results_json = client_->Get(("/v1/jobs/" + id + "/results.json").c_str());
+  ASSERT_TRUE(results_json);
+  ASSERT_EQ(results_json->status, 200);
+  JsonValue r = parse_json(results_json->body);
+  EXPECT_EQ(r.find("job_id")->as_string(), id);
+  EXPECT_EQ(r.find("summary")->find("spectra_read")->as_integer(),
+            summary->find("spectra_read")->as_integer());
+  EXPECT_TRUE(fs::exists(dir_ / "jobs" / id / "results.tsv"));
+  EXPECT_EQ(client_->Delete(("/v1/jobs/" + id).c_str())->status, 409);
+
+  auto metrics = client_->Get("/metrics");
+  EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs_finished_total{state=\"done\"} 1\n"));
+}
+
+#else
+
+TEST(HttpApi, NeedsCppHttplib) {
+  GTEST_SKIP() << "built without IONFLOW_WITH_HTTPLIB";
+}
+
+#endif
+
+}  // namespace
+}  // namespace ionflow

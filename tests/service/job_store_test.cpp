@@ -1,0 +1,131 @@
+#include "service/job_store.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace ionflow {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+
+class JobStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ionflow_job_store_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string db() const { return (dir_ / "jobs.sqlite3").string(); }
+
+  static JobRecord job(const std::string& id, int priority) {
+    JobRecord r;
+    r.id = id;
+    r.priority = priority;
+    r.submitted_json = R"({"priority": )" + std::to_string(priority) + "}";
+    r.effective_json = "{}";
+    return r;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(JobStoreTest, ClaimsByPriorityThenFifo) {
+  JobStore store(db());
+  for (auto [id, priority] : std::vector<std::pair<std::string, int>>{
+           {"a", 0}, {"b", 5}, {"c", 0}, {"d", 5}, {"e", -1}}) {
+    JobRecord r = job(id, priority);
+    store.insert(r);
+  }
+  std::vector<std::string> order;
+  while (auto r = store.claim_next()) {
+    EXPECT_EQ(r->state, JobState::kRunning);
+    EXPECT_GT(r->started_at, 0);
+    order.push_back(r->id);
+  }
+  EXPECT_THAT(order, ElementsAre("b", "d", "a", "c", "e"));
+  EXPECT_EQ(store.count_by_state().at(JobState::kRunning), 5);
+}
+
+TEST_F(JobStoreTest, UsesWalAndKeepsJobsOfAKilledProcess) {
+  {
+    JobStore store(db());
+    JobRecord a = job("a", 0), b = job("b", 0);
+    store.insert(a);
+    store.insert(b);
+    EXPECT_EQ(store.claim_next()->id, "a");
+    EXPECT_TRUE(fs::exists(db() + "-wal"));
+    // The process "dies" here: no finish_*() for the running job.
+  }
+  std::vector<std::string> requeued;
+  JobStore reopened(db(), &requeued);
+  EXPECT_THAT(requeued, ElementsAre("a"));
+  auto a = reopened.get("a");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->state, JobState::kQueued);
+  EXPECT_EQ(a->started_at, 0);
+  EXPECT_EQ(reopened.claim_next()->id, "a");  // still first in line
+  EXPECT_EQ(reopened.get("b")->state, JobState::kQueued);
+}
+
+TEST_F(JobStoreTest, RecordsOutcomes) {
+  JobStore store(db());
+  for (const char* id : {"ok", "bad", "stop"}) {
+    JobRecord r = job(id, 0);
+    store.insert(r);
+    store.claim_next();
+  }
+  store.set_progress("ok", R"({"stage":"scoring"})");
+  EXPECT_EQ(store.get("ok")->progress_json, R"({"stage":"scoring"})");
+  store.finish_done("ok", R"({"psms":3})", {"/x/results.tsv", "/x/results.json"});
+  store.finish_failed("bad", "BSA1.mzML: byte 1200: truncated");
+  store.finish_cancelled("stop", "cancelled by client");
+
+  auto ok = store.get("ok");
+  EXPECT_EQ(ok->state, JobState::kDone);
+  EXPECT_GT(ok->finished_at, 0);
+  EXPECT_EQ(ok->summary_json, R"({"psms":3})");
+  EXPECT_THAT(ok->result_paths, ElementsAre("/x/results.tsv", "/x/results.json"));
+  EXPECT_EQ(store.get("bad")->error, "BSA1.mzML: byte 1200: truncated");
+  EXPECT_EQ(store.get("stop")->state, JobState::kCancelled);
+  EXPECT_FALSE(store.get("nope"));
+
+  auto failed = store.list(JobState::kFailed);
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].id, "bad");
+  auto all = store.list();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].id, "stop");  // newest first
+}
+
+TEST_F(JobStoreTest, CancelsQueuedAtOnceAndFlagsRunning) {
+  {
+    JobStore store(db());
+    JobRecord a = job("a", 1), b = job("b", 0);
+    store.insert(a);
+    store.insert(b);
+    EXPECT_EQ(store.claim_next()->id, "a");
+    EXPECT_EQ(store.request_cancel("b", "by test"), JobState::kCancelled);
+    EXPECT_EQ(store.get("b")->error, "by test");
+    EXPECT_EQ(store.request_cancel("a", "by test"), JobState::kRunning);
+    EXPECT_TRUE(store.get("a")->cancel_requested);
+    EXPECT_EQ(store.request_cancel("b", "again"), JobState::kCancelled);  // ended: unchanged
+    EXPECT_FALSE(store.request_cancel("zzz", "x"));
+    EXPECT_FALSE(store.claim_next());
+  }
+  // A job whose cancel was requested is not run again after a crash.
+  std::vector<std::string> requeued;
+  JobStore reopened(db(), &requeued);
+  EXPECT_EQ(reopened.get("a")->state, JobState::kCancelled);
+  EXPECT_FALSE(reopened.claim_next());
+}
+
+}  // namespace
+}  // namespace ionflow

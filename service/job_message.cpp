@@ -12,8 +12,8 @@
 #include <system_error>
 
 #include "scoring/mass.hpp"
+#include "scoring/modification_spec.hpp"
 #include "service/enzyme_rules.hpp"
-#include "service/sage_modification.hpp"
 
 namespace ionflow {
 
@@ -313,10 +313,11 @@ std::vector<Modification> sage_modifications(const JsonValue& v, const std::stri
     }
     for (double mass_da : masses) {
       try {
-        out.push_back(parse_sage_modification(key, mass_da, fixed));
+        out.push_back(modification_from_sage(key, mass_da, fixed));
       } catch (const std::invalid_argument& e) {
         fail(p, e.what());
       }
+      check_residues(out.back().residues, p);  // B, J, X, Z have no single mass
     }
   }
   return out;

@@ -307,7 +307,9 @@ TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {
   EXPECT_THAT(error_of(job(R"j("variable_modifications": ["Oxidaton (M)"])j")),
               HasSubstr("Oxidaton"));
   EXPECT_THAT(error_of(job_db(R"("static_mods": {"B": 57.02})")),
-              StartsWith("database.static_mods.B: invalid Sage modification key"));
+              StartsWith("database.static_mods.B: invalid residue 'B'"));
+  EXPECT_THAT(error_of(job_db(R"("static_mods": {"^1": 57.02})")),
+              StartsWith("database.static_mods.^1: modification key '^1'"));
   EXPECT_THAT(error_of(job_db(R"("static_mods": {"C": [57.02]})")),
               StartsWith("database.static_mods.C: expected number (Da), got array"));
   EXPECT_THAT(

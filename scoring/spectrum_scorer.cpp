@@ -199,13 +199,25 @@ struct SpectrumScorer::Impl {
     if (!p.modifications.empty()) __builtin_prefetch(p.modifications.data());
   }
 
-  // Scores every entry of `list` in place (isotope error kept), prefetching ahead.
+  // Scores every entry of `list` in place (isotope error kept), prefetching ahead: the Peptide
+  // record kFar entries ahead (it spans two cache lines), its heap blocks kNear entries ahead.
   void score_all(const Query& query, std::vector<Candidate>& list, int fragment_charge,
                  bool with_ppm) {
-    constexpr size_t kAhead = 4;
-    for (size_t j = 0; j < std::min(kAhead, list.size()); ++j) prefetch_peptide(list[j].peptide);
+    constexpr size_t kNear = 4;
+    constexpr size_t kFar = 16;
+    const Peptide* peptides = index->peptides.data();
+    for (size_t j = 0; j < std::min(kFar, list.size()); ++j) {
+      __builtin_prefetch(peptides + list[j].peptide);
+      __builtin_prefetch(reinterpret_cast<const char*>(peptides + list[j].peptide) + 64);
+    }
+    for (size_t j = 0; j < std::min(kNear, list.size()); ++j) prefetch_peptide(list[j].peptide);
     for (size_t j = 0; j < list.size(); ++j) {
-      if (j + kAhead < list.size()) prefetch_peptide(list[j + kAhead].peptide);
+      if (j + kFar < list.size()) {
+        const char* record = reinterpret_cast<const char*>(peptides + list[j + kFar].peptide);
+        __builtin_prefetch(record);
+        __builtin_prefetch(record + 64);
+      }
+      if (j + kNear < list.size()) prefetch_peptide(list[j + kNear].peptide);
       const int k = list[j].isotope_error;
       list[j] = score_peptide(query, list[j].peptide, fragment_charge, with_ppm);
       list[j].isotope_error = k;

@@ -79,7 +79,11 @@ std::string json_escape(const std::string& s) {
 }
 
 std::string q(const std::string& s) {
-  return "\"" + json_escape(s) + "\"";
+  // Built by appending: `"\"" + std::string&&` trips GCC 12's false -Wrestrict (PR105329).
+  std::string out = "\"";
+  out += json_escape(s);
+  out += '"';
+  return out;
 }
 
 std::string num(double v) {

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # keep perf/compare/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fdr  # noqa: E402
 import mzml_index  # noqa: E402

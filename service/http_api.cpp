@@ -194,6 +194,12 @@ struct HttpApi::Impl {
     body.set("state", "queued");
     JsonValue warnings = JsonValue::array();
     for (const auto& w : parsed.warnings) warnings.push_back(w);
+    for (const char* key : {"scorers", "licensed_cores"}) {
+      if (const JsonValue* v = message.find(key); v && !v->is_null()) {
+        warnings.push_back(std::string(key) +
+                           ": ignored by the server; jobs share its scorer pool (PUT /v1/scorers)");
+      }
+    }
     body.set("warnings", std::move(warnings));
     res.set_header("Location", "/v1/jobs/" + id);
     reply(res, 201, body);

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   CLI::App app{"ionflow: MS/MS peptide database search engine and search service"};
   app.set_version_flag("-V,--version", std::string("ionflow ") + IONFLOW_VERSION);
   app.require_subcommand(1);
+  app.fallthrough();  // --log-level may also follow the command
   std::string log_level = "info";
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))

@@ -179,9 +179,11 @@ TEST_F(HttpApiTest, BadMessagesAre400NamingTheField) {
 TEST_F(HttpApiTest, QueuedJobsCancelAndListNewestFirst) {
   // The scheduler is not started: jobs stay queued.
   JsonValue a = post_job(small_job(), 201);
-  JsonValue b = post_job(small_job(R"("priority": 3, "chimera": false)"), 201);
-  ASSERT_EQ(b.find("warnings")->as_array().size(), 1u);
+  JsonValue b = post_job(small_job(R"("priority": 3, "chimera": false, "scorers": 2)"), 201);
+  ASSERT_EQ(b.find("warnings")->as_array().size(), 2u);
   EXPECT_THAT(b.find("warnings")->as_array()[0].as_string(), StartsWith("chimera:"));
+  EXPECT_THAT(b.find("warnings")->as_array()[1].as_string(),
+              StartsWith("scorers: ignored by the server"));
   std::string id_a = a.find("id")->as_string(), id_b = b.find("id")->as_string();
   EXPECT_EQ(a.find("location")->as_string(), "/v1/jobs/" + id_a);
 

@@ -68,24 +68,8 @@ const Peak* PeakTable::scan(double mz) const {
 FragmentMatches PeakTable::match(const std::vector<Fragment>& fragments, bool with_ppm) const {
   FragmentMatches m;
   if (peaks_ == nullptr) return m;
-  const Peak* peaks = peaks_->data();
-  const size_t n = cells_.size();
   for (const Fragment& f : fragments) {
-    const Peak* best;
-    if (use_table_) {
-      const double x = f.mz * inverse_cell_width_;
-      if (!(x >= 0.0)) {
-        best = scan(f.mz);
-      } else {
-        const size_t c = static_cast<size_t>(x);
-        if (c >= n) continue;
-        const uint16_t v = cells_[c];
-        if (v == kNone) continue;
-        best = v == kAmbiguous ? scan(f.mz) : peaks + v;
-      }
-    } else {
-      best = scan(f.mz);
-    }
+    const Peak* best = this->best(f.mz);
     if (best == nullptr) continue;
     m.summed_intensity += best->intensity;
     ++m.matched[static_cast<int>(f.type)];

@@ -39,6 +39,22 @@ class PeakTable {
   // is false summed_abs_ppm is left 0 (it costs a division per matched fragment).
   FragmentMatches match(const std::vector<Fragment>& fragments, bool with_ppm) const;
 
+  // The peak one fragment of m/z `mz` matches (match_fragments' choice), or nullptr. For callers
+  // that generate fragments on the fly; match() is this per fragment plus the sums.
+  const Peak* best(double mz) const {
+    if (use_table_) {
+      const double x = mz * inverse_cell_width_;
+      if (x >= 0.0) {
+        const size_t c = static_cast<size_t>(x);
+        if (c >= cells_.size()) return nullptr;
+        const uint16_t v = cells_[c];
+        if (v == kNone) return nullptr;
+        if (v != kAmbiguous) return peaks_->data() + v;
+      }
+    }
+    return peaks_ == nullptr ? nullptr : scan(mz);
+  }
+
  private:
   static constexpr uint16_t kNone = 0xFFFF;
   static constexpr uint16_t kAmbiguous = 0xFFFE;

@@ -1,0 +1,84 @@
+// End-to-end: bad input through the real binary. A truncated mzML fails the job (exit 1) with a
+// message naming the file and a byte offset, and leaves no results.* or *.tmp behind; a job with
+// an unknown key and a job whose FASTA does not exist are rejected (exit 2) naming the key / path.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "e2e_support.hpp"
+
+namespace ionflow::e2e {
+namespace {
+
+const std::string kExcerptFasta = kTestDataDir + "/bsa_target_decoy_excerpt.fasta";
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+  ASSERT_TRUE(out.good()) << path;
+}
+
+// No result file and no temporary (".tmp") left in `directory` (which may not exist).
+void expect_no_results(const std::string& directory) {
+  for (const auto& name : list_directory(directory)) {
+    EXPECT_NE(name.rfind("results.", 0), 0u) << directory << " holds " << name;
+    EXPECT_EQ(name.find(".tmp"), std::string::npos) << directory << " holds " << name;
+  }
+}
+
+TEST(BadInput, TruncatedMzmlFailsNamingFileAndByteOffsetAndLeavesNoResults) {
+  ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
+  TempDir dir;
+  // The first 30000 bytes of BSA1_excerpt.mzML: the file ends inside its second spectrum
+  // (which starts at byte 29690).
+  const std::string whole = read_file(kTestDataDir + "/BSA1_excerpt.mzML");
+  ASSERT_GT(whole.size(), 30000u);
+  const std::string truncated = dir / "truncated.mzML";
+  ASSERT_NO_FATAL_FAILURE(write_file(truncated, whole.substr(0, 30000)));
+  const std::string out = dir / "out";
+  CommandResult run = run_ionflow({"search", kSourceDir + "/examples/bsa_demo.json", truncated,
+                                   "-f", kExcerptFasta, "-o", out, "-q"},
+                                  dir);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find(truncated), std::string::npos) << run.err;
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(run.err, match, std::regex("byte ([0-9]+)"))) << run.err;
+  const long offset = std::stol(match[1].str());
+  EXPECT_GT(offset, 29690) << "the error is inside the second, cut spectrum";
+  EXPECT_LE(offset, 30000) << "an offset past the end of a 30000-byte file";
+  expect_no_results(out);
+}
+
+TEST(BadInput, UnknownJobKeyIsRejectedByName) {
+  ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
+  TempDir dir;
+  const std::string job = dir / "job.json";
+  ASSERT_NO_FATAL_FAILURE(
+      write_file(job, "{\"database\": {\"fasta\": \"" + kExcerptFasta + "\"}, \"mzml_paths\": [\"" +
+                          kTestDataDir +
+                          "/BSA1_excerpt.mzML\"], \"precursor_tolerance\": {\"ppm\": [-10, 10]}}"));
+  CommandResult run = run_ionflow({"search", job, "-o", dir / "out", "-q"}, dir);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("precursor_tolerance"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("unknown key"), std::string::npos) << run.err;
+  expect_no_results(dir / "out");
+}
+
+TEST(BadInput, MissingFastaIsRejectedNamingThePath) {
+  ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
+  TempDir dir;
+  const std::string missing = dir / "no_such_database.fasta";
+  CommandResult run =
+      run_ionflow({"search", kSourceDir + "/examples/bsa_demo.json",
+                   kTestDataDir + "/BSA1_excerpt.mzML", "-f", missing, "-o", dir / "out", "-q"},
+                  dir);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find(missing), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("database.fasta"), std::string::npos) << run.err;
+  expect_no_results(dir / "out");
+}
+
+}  // namespace
+}  // namespace ionflow::e2e

@@ -10,13 +10,10 @@
 
 #include "service/json_value.hpp"
 
-#if defined(IONFLOW_WITH_HTTPLIB)
 #include <httplib.h>
-#endif
 
 namespace ionflow {
 
-#if defined(IONFLOW_WITH_HTTPLIB)
 
 namespace {
 
@@ -174,28 +171,5 @@ int client_scorers(const ClientOptions& options, std::optional<int> new_count) {
   return 0;
 }
 
-#else  // !IONFLOW_WITH_HTTPLIB
-
-namespace {
-int unavailable(const char* what) {
-  fmt::print(stderr, "ionflow {}: this build does not link cpp-httplib\n", what);
-  return 2;
-}
-}  // namespace
-
-int client_submit(const ClientOptions&, const std::string&, bool) {
-  return unavailable("submit");
-}
-int client_status(const ClientOptions&, const std::string&) {
-  return unavailable("status");
-}
-int client_cancel(const ClientOptions&, const std::string&) {
-  return unavailable("cancel");
-}
-int client_scorers(const ClientOptions&, std::optional<int>) {
-  return unavailable("scorers");
-}
-
-#endif
 
 }  // namespace ionflow

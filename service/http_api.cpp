@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#if defined(IONFLOW_WITH_HTTPLIB)
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
@@ -342,31 +341,5 @@ void HttpApi::wait_until_ready() const {
   while (!impl_->server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
-bool http_api_available() {
-  return true;
-}
-
 }  // namespace ionflow
 
-#else  // !IONFLOW_WITH_HTTPLIB
-
-namespace ionflow {
-
-struct HttpApi::Impl {};
-HttpApi::HttpApi(JobStore&, Scheduler&, SearchRuntime&, const Unimod&, Metrics&, Options) {}
-HttpApi::~HttpApi() = default;
-int HttpApi::bind(const std::string&, int) {
-  throw std::runtime_error(
-      "this build does not link cpp-httplib (configure with IONFLOW_WITH_HTTPLIB and "
-      "-lcpp-httplib)");
-}
-void HttpApi::serve() {}
-void HttpApi::stop() {}
-void HttpApi::wait_until_ready() const {}
-bool http_api_available() {
-  return false;
-}
-
-}  // namespace ionflow
-
-#endif

@@ -58,7 +58,4 @@ class HttpApi {
   std::unique_ptr<Impl> impl_;
 };
 
-// Whether this build links cpp-httplib (IONFLOW_WITH_HTTPLIB); without it HttpApi::bind throws.
-bool http_api_available();
-
 }  // namespace ionflow

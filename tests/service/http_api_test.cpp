@@ -9,14 +9,11 @@
 #include <filesystem>
 #include <thread>
 
-#if defined(IONFLOW_WITH_HTTPLIB)
 #include <httplib.h>
-#endif
 
 namespace ionflow {
 namespace {
 
-#if defined(IONFLOW_WITH_HTTPLIB)
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
@@ -242,13 +239,6 @@ TEST_F(HttpApiTest, RunsAJobAndServesItsResults) {
   EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs_finished_total{state=\"done\"} 1\n"));
 }
 
-#else
-
-TEST(HttpApi, NeedsCppHttplib) {
-  GTEST_SKIP() << "built without IONFLOW_WITH_HTTPLIB";
-}
-
-#endif
 
 }  // namespace
 }  // namespace ionflow

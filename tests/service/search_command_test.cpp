@@ -46,7 +46,7 @@ CommandRun run(const std::string& args) {
 class SearchCommandTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(kIonflow)) GTEST_SKIP() << kIonflow << " not built";
+    ASSERT_TRUE(fs::exists(kIonflow)) << kIonflow << " not built";
     dir_ = fs::temp_directory_path() / ("ionflow_cli_" + std::to_string(::getpid()));
     fs::create_directories(dir_);
   }

@@ -16,9 +16,7 @@
 #include "service/job_message.hpp"
 #include "service/job_store.hpp"
 
-#if defined(IONFLOW_WITH_HTTPLIB)
 #include <httplib.h>
-#endif
 
 namespace ionflow {
 namespace {
@@ -28,12 +26,11 @@ namespace fs = std::filesystem;
 const std::string kIonflow = std::string(IONFLOW_BINARY_DIR) + "/service/ionflow";
 const std::string kData = IONFLOW_TEST_DATA_DIR;
 
-#if defined(IONFLOW_WITH_HTTPLIB)
 
 class ServeProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(kIonflow)) GTEST_SKIP() << kIonflow << " not built";
+    ASSERT_TRUE(fs::exists(kIonflow)) << kIonflow << " not built";
     dir_ = fs::temp_directory_path() / ("ionflow_serve_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
@@ -118,13 +115,6 @@ TEST_F(ServeProcessTest, RunsAJobLeftRunningByAKilledServerThenStopsOnSigterm) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
-#else
-
-TEST(ServeProcess, NeedsCppHttplib) {
-  GTEST_SKIP() << "built without IONFLOW_WITH_HTTPLIB";
-}
-
-#endif
 
 }  // namespace
 }  // namespace ionflow

@@ -142,11 +142,21 @@ void walk_object(const JsonValue& v, const std::string& path, const std::vector<
     auto it = std::find_if(keys.begin(), keys.end(), [&](const Key& k) { return k.name == name; });
     if (it == keys.end()) {
       std::string message = "unknown key";
+      // Suggest the closest known key: within a third of the name's length in edits (at least
+      // 2), or one that the name starts with ("precursor_tolerance" -> "precursor_tol").
       std::string_view best;
-      size_t best_distance = 3;
+      size_t best_distance = std::max<size_t>(3, name.size() / 3 + 1);
       for (const auto& k : keys) {
         size_t d = edit_distance(name, k.name);
         if (d < best_distance) best_distance = d, best = k.name;
+      }
+      if (best.empty()) {
+        for (const auto& k : keys) {
+          if (k.name.size() >= 4 && std::string_view(name).substr(0, k.name.size()) == k.name) {
+            best = k.name;
+            break;
+          }
+        }
       }
       if (!best.empty()) message += "; did you mean \"" + std::string(best) + "\"?";
       fail(member_path, message);

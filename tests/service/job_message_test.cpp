@@ -270,7 +270,8 @@ TEST(JobMessage, WrongTypesNameTheKeyPath) {
 
 TEST(JobMessage, UnknownKeysAreErrorsWithASuggestion) {
   EXPECT_EQ(error_of(job(R"("fragment_tolerance": {"da": [-0.5, 0.5]})")),
-            "fragment_tolerance: unknown key");
+            "fragment_tolerance: unknown key; did you mean \"fragment_tol\"?");
+  EXPECT_EQ(error_of(job(R"("spectrum_files": ["a.mzML"])")), "spectrum_files: unknown key");
   EXPECT_EQ(error_of(job(R"("fragment_tl": {"da": [-0.5, 0.5]})")),
             "fragment_tl: unknown key; did you mean \"fragment_tol\"?");
   EXPECT_EQ(error_of(job_db(R"("enzyme": {"misssed_cleavages": 1})")),

@@ -79,9 +79,8 @@ void BM_BuildIndexEcoli(benchmark::State& state) {
   size_t peptides = 0, occurrences = 0;
   for (auto _ : state) {
     auto index = build_peptide_index(ecoli(), params);
-    peptides = index->peptides.size();
-    occurrences = 0;
-    for (const auto& p : index->peptides) occurrences += p.occurrences.size();
+    peptides = index->size();
+    occurrences = index->occurrences().size();
   }
   state.counters["peptides"] = static_cast<double>(peptides);
   state.counters["occurrences"] = static_cast<double>(occurrences);

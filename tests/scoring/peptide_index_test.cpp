@@ -354,5 +354,78 @@ TEST(PeptideIndex, EcoliTrypticIndex) {
   }
 }
 
+TEST(PeptideIndex, FormsOfOneSequenceShareTheirResidues) {
+  SearchParameters params = simple_params();
+  params.database.variable_modifications = {oxidation()};
+  auto index = build_peptide_index({protein("P1", "PEPMTIDEKLVNELTEFAK")}, params);
+  // PEPMTIDEK with and without oxidised M, LVNELTEFAK: 3 peptides, 19 residues stored once.
+  ASSERT_EQ(index->size(), 3u);
+  EXPECT_EQ(index->residues().size(), 9u + 10u);
+  std::vector<uint32_t> offsets;
+  for (size_t i = 0; i < index->size(); ++i) {
+    if (index->peptide(i).sequence == "PEPMTIDEK") offsets.push_back(index->records()[i].residues);
+  }
+  ASSERT_EQ(offsets.size(), 2u);
+  EXPECT_EQ(offsets[0], offsets[1]);
+  EXPECT_EQ(index->placed_modifications().size(), 1u);  // only the oxidised form has one
+  EXPECT_EQ(index->occurrences().size(), 3u);
+}
+
+TEST(PeptideIndex, AppendKeepsMassOrderAndCopiesTheView) {
+  PeptideIndex index;
+  index.modifications = {oxidation()};
+  const std::vector<PlacedModification> placed = {{3, 0}};
+  const PeptideOccurrence occurrence{0, 4};
+  {
+    const std::string sequence = "PEPMTIDEK";
+    Peptide p;
+    p.sequence = sequence;
+    p.modifications = placed;
+    p.occurrences = {&occurrence, 1};
+    p.neutral_mass_da = 1092.4651;
+    p.missed_cleavages = 1;
+    p.enzymatic_termini = 1;
+    index.append(p);
+  }  // the index holds its own copy of the residues
+  const Peptide q = index.peptide(0);
+  EXPECT_EQ(q.sequence, "PEPMTIDEK");
+  ASSERT_EQ(q.modifications.size(), 1u);
+  EXPECT_EQ(q.modifications[0].position, 3);
+  ASSERT_EQ(q.occurrences.size(), 1u);
+  EXPECT_EQ(q.occurrences[0].start, 4u);
+  EXPECT_EQ(q.missed_cleavages, 1);
+  EXPECT_EQ(q.enzymatic_termini, 1);
+  Peptide lighter;
+  lighter.sequence = "AAAAK";
+  lighter.neutral_mass_da = 430.2540;
+  EXPECT_THROW(index.append(lighter), std::invalid_argument);
+  EXPECT_EQ(index.size(), 1u);
+}
+
+TEST(PeptideIndex, AssignColumnsRejectsInconsistentColumns) {
+  PeptideIndex index;
+  index.proteins = {protein("P1", "AAAAK")};
+  PeptideRecord r;
+  r.length = 5;
+  r.occurrence_count = 1;
+  // Residues past the buffer: rejected, index unchanged.
+  EXPECT_THROW(index.assign_columns({430.2540}, {r}, "AAAA", {}, {{0, 0}}), std::invalid_argument);
+  EXPECT_TRUE(index.empty());
+  // Occurrence past the end of its protein.
+  EXPECT_THROW(index.assign_columns({430.2540}, {r}, "AAAAK", {}, {{0, 1}}), std::invalid_argument);
+  // Modification id without a modification.
+  PeptideRecord modified = r;
+  modified.modification_count = 1;
+  EXPECT_THROW(index.assign_columns({430.2540}, {modified}, "AAAAK", {{0, 0}}, {{0, 0}}),
+               std::invalid_argument);
+  // Masses out of order.
+  EXPECT_THROW(index.assign_columns({430.3, 430.2}, {r, r}, "AAAAK", {}, {{0, 0}}),
+               std::invalid_argument);
+  index.assign_columns({430.2540}, {r}, "AAAAK", {}, {{0, 0}});
+  ASSERT_EQ(index.size(), 1u);
+  EXPECT_EQ(index.peptide(0).sequence, "AAAAK");
+  EXPECT_EQ(index.peptide(0).occurrences[0].protein, 0u);
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -62,7 +62,7 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   std::vector<Protein> proteins = parse_fasta(content, job.fasta_path, options);
   std::string().swap(content);
   auto index = build_peptide_index(std::move(proteins), job.search);
-  stats.items = index->peptides.size();
+  stats.items = index->size();
   stats.busy_seconds = timer.seconds();
   return index;
 }
@@ -170,9 +170,9 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     im.registry->add(key, std::move(scoring));
     database.stages["database"] = stats;
     database.input_sha256[job.fasta_path] = fasta_sha;
-    database.peptides_in_index = index->peptides.size();
+    database.peptides_in_index = index->size();
     self->send(actors.writer, std::move(database));
-    self->send(actors.splitter, IndexReady{key, index->peptides.size(), stats});
+    self->send(actors.splitter, IndexReady{key, index->size(), stats});
   } catch (const std::exception& e) {
     error = e.what();
   }

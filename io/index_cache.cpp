@@ -134,16 +134,12 @@ void write_payload(Writer& w, const PeptideIndex& index, const FragmentIndex* fr
     w.str(m.residues);
     w.pod<uint8_t>(m.fixed);
   }
-  w.pod<uint64_t>(index.peptides.size());
-  for (const Peptide& p : index.peptides) {
-    w.str(p.sequence);
-    w.pods(p.modifications);
-    w.pod<double>(p.neutral_mass_da);
-    w.pod<uint8_t>(p.decoy);
-    w.pod<uint8_t>(p.missed_cleavages);
-    w.pod<uint8_t>(p.enzymatic_termini);
-    w.pods(p.occurrences);
-  }
+  // The peptide columns as they are in memory (PeptideIndex::assign_columns checks them on load).
+  w.pods(index.masses());
+  w.pods(index.records());
+  w.str(index.residues());
+  w.pods(index.placed_modifications());
+  w.pods(index.occurrences());
   if (fragments != nullptr) {
     const FragmentIndexOptions& o = fragments->options();
     w.pod<double>(o.fragment_min_mz);
@@ -180,31 +176,17 @@ void read_payload(Reader& r, bool has_fragments, IndexCacheLoad& out) {
     m.residues = r.str("modification residues");
     m.fixed = r.pod<uint8_t>("modification fixed flag") != 0;
   }
-  const uint64_t n_peptides = r.count(8 + 8 + 8 + 3 + 8, "peptide");
-  index->peptides.resize(n_peptides);
-  double previous_mass = -1e300;
-  for (Peptide& p : index->peptides) {
-    p.sequence = r.str("peptide sequence");
-    p.modifications = r.pods<PlacedModification>("peptide modifications");
-    for (const PlacedModification& m : p.modifications) {
-      if (m.modification >= n_mods || m.position < -1 ||
-          m.position > static_cast<int64_t>(p.sequence.size())) {
-        r.fail("peptide " + p.sequence + " names a modification or position outside its range");
-      }
-    }
-    p.neutral_mass_da = r.pod<double>("peptide mass");
-    if (!(p.neutral_mass_da >= previous_mass)) r.fail("peptides not in ascending mass order");
-    previous_mass = p.neutral_mass_da;
-    p.decoy = r.pod<uint8_t>("peptide decoy flag") != 0;
-    p.missed_cleavages = r.pod<uint8_t>("peptide missed cleavages");
-    p.enzymatic_termini = r.pod<uint8_t>("peptide enzymatic termini");
-    p.occurrences = r.pods<PeptideOccurrence>("peptide occurrences");
-    for (const PeptideOccurrence& o : p.occurrences) {
-      if (o.protein >= n_proteins ||
-          uint64_t{o.start} + p.sequence.size() > index->proteins[o.protein].sequence.size()) {
-        r.fail("peptide " + p.sequence + " occurrence outside its protein");
-      }
-    }
+  auto masses = r.pods<double>("peptide masses");
+  auto records = r.pods<PeptideRecord>("peptide records");
+  auto residues = r.str("peptide residues");
+  auto placed = r.pods<PlacedModification>("peptide modifications");
+  auto occurrences = r.pods<PeptideOccurrence>("peptide occurrences");
+  const uint64_t n_peptides = masses.size();
+  try {
+    index->assign_columns(std::move(masses), std::move(records), std::move(residues),
+                          std::move(placed), std::move(occurrences));
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
   }
   if (has_fragments) {
     FragmentIndexOptions o;
@@ -269,7 +251,7 @@ std::string index_cache_key(std::string_view fasta_sha256_hex, const SearchParam
 void save_index_cache(const std::string& path, const std::string& key, const PeptideIndex& peptides,
                       const FragmentIndex* fragments, int zstd_level) {
   if (fragments != nullptr &&
-      (fragments->first_peptide() != 0 || fragments->last_peptide() != peptides.peptides.size())) {
+      (fragments->first_peptide() != 0 || fragments->last_peptide() != peptides.size())) {
     throw std::runtime_error(path +
                              ": only a fragment index over the whole peptide index can be "
                              "cached, not a slice");

@@ -11,9 +11,11 @@
 //   magic "IONFLOWX" (8 bytes) | u32 format version | u32 key length | key bytes |
 //   u64 payload size | u8 has fragment index | one zstd frame (RFC 8878) of the payload with
 //   its content checksum on (XXH64, checked by zstd when decoding).
-// The payload holds proteins, modifications, peptides, then the fragment index parts; every
-// count and string length is bounds-checked while reading, and FragmentIndex::from_parts checks
-// the index's order and tiling. Nothing in the file is trusted: any mismatch is a miss.
+// The payload holds proteins, modifications, the peptide columns (masses, PeptideRecords,
+// residues, placed modifications, occurrences; PeptideIndex::assign_columns validates them),
+// then the fragment index parts; every count and string length is bounds-checked while reading,
+// and FragmentIndex::from_parts checks the index's order and tiling. Nothing in the file is
+// trusted: any mismatch is a miss.
 //
 // Contract: save_index_cache writes `path`.tmp and renames it over `path` (readers never see a
 // half-written file). load_index_cache never throws for a missing, stale or damaged file: it
@@ -33,7 +35,9 @@
 
 namespace ionflow {
 
-inline constexpr uint32_t kIndexCacheVersion = 1;
+// 2: peptides stored column-wise (PeptideIndex::masses/records/residues/placed_modifications/
+// occurrences) instead of one record per peptide with its own strings and vectors.
+inline constexpr uint32_t kIndexCacheVersion = 2;
 
 // The cache key (64 hex characters) of a FASTA whose SHA-256 is `fasta_sha256_hex` (as
 // sha256_hex(file bytes) returns it) digested and indexed with `params` and `options`.

@@ -76,15 +76,16 @@ void BM_BuildIndexEcoli(benchmark::State& state) {
   params.database.enzyme.missed_cleavages = 2;
   params.database.fixed_modifications = {carbamidomethyl()};
   params.database.variable_modifications = {oxidation()};
-  size_t peptides = 0, occurrences = 0;
+  size_t peptides = 0, occurrences = 0, bytes = 0;
   for (auto _ : state) {
     auto index = build_peptide_index(ecoli(), params);
-    peptides = index->peptides.size();
-    occurrences = 0;
-    for (const auto& p : index->peptides) occurrences += p.occurrences.size();
+    peptides = index->size();
+    occurrences = index->occurrences().size();
+    bytes = index->peptide_bytes();
   }
   state.counters["peptides"] = static_cast<double>(peptides);
   state.counters["occurrences"] = static_cast<double>(occurrences);
+  state.counters["bytes_per_peptide"] = peptides ? static_cast<double>(bytes) / peptides : 0.0;
 }
 BENCHMARK(BM_BuildIndexEcoli)->Unit(benchmark::kMillisecond)->Iterations(3);
 

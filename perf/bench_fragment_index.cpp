@@ -130,7 +130,7 @@ void BM_BuildFragmentIndex(benchmark::State& state) {
     per_entry = index.bytes_per_entry();
     benchmark::DoNotOptimize(index.entries().data());
   }
-  state.counters["peptides"] = static_cast<double>(peptides.peptides.size());
+  state.counters["peptides"] = static_cast<double>(peptides.size());
   state.counters["entries"] = static_cast<double>(entries);
   state.counters["MB"] = static_cast<double>(bytes) / 1e6;
   state.counters["bytes/entry"] = per_entry;
@@ -190,7 +190,7 @@ class BruteForce {
 
  private:
   void score(const Query& q, size_t p, int isotope_error) {
-    modified_residue_masses(peptides_.peptides[p], peptides_.modifications, residues_);
+    modified_residue_masses(peptides_.peptide(p), peptides_.modifications, residues_);
     fragment_ions(residues_, types_, 1, fragments_);
     mzs_.clear();
     for (const Fragment& f : fragments_) {
@@ -295,7 +295,7 @@ void BM_PrefilterRecall(benchmark::State& state) {
       ++with_psm;
       searcher.search(index, q, out);
       for (size_t r = 0; r < out.top.size(); ++r) {
-        const Peptide& p = ecoli().peptides[out.top[r].peptide];
+        const Peptide p = ecoli().peptide(out.top[r].peptide);
         if (p.sequence == psms[0].sequence &&
             std::abs(p.neutral_mass_da - psms[0].calcmass) < 1e-6) {
           in10 += r < 10;

@@ -207,7 +207,7 @@ int main(int argc, char** argv) {
     auto by_evalue = best_by(raw, [](const Psm& p) { return p.score; });
 
     std::printf("spectra %zu (skipped %zu), queries %zu, proteins %zu, peptides in index %zu\n",
-                spectra.size(), skipped, queries.size(), n_proteins, index->peptides.size());
+                spectra.size(), skipped, queries.size(), n_proteins, index->size());
     auto key_e = [](const Psm& p) { return p.score; };
     std::printf(
         "target PSMs at 1%% FDR: %zu  (by hyperscore only: %zu, by -log10 E: %zu; at 5%%: %zu, "

@@ -51,7 +51,7 @@ class FragmentSource {
 
   template <typename Emit>
   void for_each(size_t peptide, Emit emit) {
-    modified_residue_masses(peptides_.peptides[peptide], peptides_.modifications, residues_);
+    modified_residue_masses(peptides_.peptide(peptide), peptides_.modifications, residues_);
     fragment_ions(residues_, types_, 1, fragments_);
     for (const Fragment& f : fragments_) {
       if (f.mz >= options_.fragment_min_mz && f.mz <= options_.fragment_max_mz) {
@@ -104,11 +104,10 @@ bool entry_less(const FragmentEntry& a, const FragmentEntry& b) {
 }
 
 void check_range(const PeptideIndex& peptides, size_t first, size_t last) {
-  if (first > last || last > peptides.peptides.size() ||
-      last > std::numeric_limits<uint32_t>::max()) {
+  if (first > last || last > peptides.size() || last > std::numeric_limits<uint32_t>::max()) {
     throw std::invalid_argument("FragmentIndex: peptide range [" + std::to_string(first) + ", " +
                                 std::to_string(last) + ") outside the peptide index of " +
-                                std::to_string(peptides.peptides.size()) + " peptides");
+                                std::to_string(peptides.size()) + " peptides");
   }
 }
 
@@ -118,7 +117,7 @@ FragmentIndex FragmentIndex::build(const PeptideIndex& peptides, const SearchPar
                                    const FragmentIndexOptions& options, size_t first_peptide,
                                    size_t last_peptide) {
   validate(options);
-  if (last_peptide == 0 && first_peptide == 0) last_peptide = peptides.peptides.size();
+  if (last_peptide == 0 && first_peptide == 0) last_peptide = peptides.size();
   check_range(peptides, first_peptide, last_peptide);
   FragmentSource source(peptides, params, options);
 
@@ -247,7 +246,7 @@ size_t estimate_fragment_index_bytes(const PeptideIndex& peptides, const SearchP
   const size_t types = static_cast<size_t>(ion_type_count(IonTypes::parse(params.ion_types)));
   size_t fragments = 0;
   for (size_t p = first; p < last; ++p) {
-    const size_t len = peptides.peptides[p].sequence.size();
+    const size_t len = peptides.length(p);
     fragments += len > 1 ? types * (len - 1) : 0;
   }
   const size_t buckets = (last - first + options.bucket_size - 1) / options.bucket_size;
@@ -258,7 +257,7 @@ std::vector<std::pair<size_t, size_t>> plan_slices(const PeptideIndex& peptides,
                                                    const SearchParameters& params,
                                                    const FragmentIndexOptions& options) {
   validate(options);
-  const size_t n = peptides.peptides.size();
+  const size_t n = peptides.size();
   std::vector<std::pair<size_t, size_t>> slices;
   if (n == 0) return slices;
   if (options.memory_budget_bytes == 0) return {{0, n}};
@@ -267,7 +266,7 @@ std::vector<std::pair<size_t, size_t>> plan_slices(const PeptideIndex& peptides,
   size_t first = 0;
   size_t bytes = 0;
   for (size_t p = 0; p < n; ++p) {
-    const size_t len = peptides.peptides[p].sequence.size();
+    const size_t len = peptides.length(p);
     size_t add = (len > 1 ? types * (len - 1) : 0) * sizeof(FragmentEntry);
     // A new bucket starts at every bucket_size-th peptide of the slice.
     if ((p - first) % options.bucket_size == 0) add += sizeof(FragmentBucket);

@@ -52,7 +52,7 @@ struct FragmentIndexOptions {
 // One indexed fragment: 8 bytes.
 struct FragmentEntry {
   float mz = 0.0f;       // Th, fragment charge 1
-  uint32_t peptide = 0;  // index into PeptideIndex::peptides
+  uint32_t peptide = 0;  // peptide id: PeptideIndex::peptide(id)
 };
 static_assert(sizeof(FragmentEntry) == 8, "FragmentEntry must stay 8 bytes");
 
@@ -132,7 +132,7 @@ std::vector<std::pair<size_t, size_t>> plan_slices(const PeptideIndex& peptides,
 
 // One pre-filtered candidate.
 struct FragmentCandidate {
-  uint32_t peptide = 0;           // index into PeptideIndex::peptides
+  uint32_t peptide = 0;           // peptide id: PeptideIndex::peptide(id)
   uint16_t matched_peaks = 0;     // query peaks matching >= 1 indexed fragment of the peptide
   int8_t isotope_error = 0;       // the params.isotope_errors entry of smallest |k| reaching it
   float summed_intensity = 0.0f;  // sum of the matched peaks' intensities (each peak once)

@@ -2,11 +2,15 @@
 // merge identical sequences (I and L equal; targets win), place modifications
 // (modified_forms.hpp), filter by mass and sort.
 //
-// Memory: digestion produces 24-byte records that point into the protein sequences; strings are
-// built only once per unique peptide form. Decoy proteins are appended after the input proteins
-// (input indices are kept): for kReversePeptide one per target with the target's sequence (so
-// a decoy occurrence's start, pre and post residues are those of the target peptide it reverses),
-// for kReverseProtein one per target with the reversed sequence.
+// Memory: digestion produces 24-byte records that point into the protein sequences. The index
+// is column-wise (peptide_index.hpp): a first pass over the groups sizes every column exactly,
+// a second fills them (residues once per sequence, shared by its forms); the mass sort then
+// permutes only masses and 24-byte PeptideRecords.
+//
+// Decoy proteins are appended after the input proteins (input indices are kept): for
+// kReversePeptide one per target with the target's sequence (so a decoy occurrence's start, pre
+// and post residues are those of the target peptide it reverses), for kReverseProtein one per
+// target with the reversed sequence.
 #include "scoring/peptide_index.hpp"
 
 #include <algorithm>
@@ -112,12 +116,88 @@ void validate(const DatabaseParameters& db) {
 }  // namespace
 
 std::pair<size_t, size_t> PeptideIndex::mass_range(double lo_da, double hi_da) const {
-  auto first = std::lower_bound(peptides.begin(), peptides.end(), lo_da,
-                                [](const Peptide& p, double m) { return p.neutral_mass_da < m; });
-  auto last = std::upper_bound(first, peptides.end(), hi_da,
-                               [](double m, const Peptide& p) { return m < p.neutral_mass_da; });
-  return {static_cast<size_t>(first - peptides.begin()),
-          static_cast<size_t>(last - peptides.begin())};
+  const auto first = std::lower_bound(masses_.begin(), masses_.end(), lo_da);
+  const auto last = std::upper_bound(first, masses_.end(), hi_da);
+  return {static_cast<size_t>(first - masses_.begin()),
+          static_cast<size_t>(last - masses_.begin())};
+}
+
+void PeptideIndex::append(const Peptide& peptide) {
+  if (!masses_.empty() && peptide.neutral_mass_da < masses_.back()) {
+    throw std::invalid_argument("PeptideIndex::append: peptide " + std::string(peptide.sequence) +
+                                " breaks the ascending mass order");
+  }
+  if (peptide.sequence.size() > UINT16_MAX || peptide.modifications.size() > UINT16_MAX) {
+    throw std::invalid_argument("PeptideIndex::append: peptide longer than 65535 residues");
+  }
+  if (residues_.size() + peptide.sequence.size() > UINT32_MAX ||
+      placed_.size() + peptide.modifications.size() > UINT32_MAX ||
+      occurrences_.size() + peptide.occurrences.size() > UINT32_MAX) {
+    throw std::invalid_argument("PeptideIndex::append: a peptide buffer would pass 2^32 entries");
+  }
+  PeptideRecord r;
+  r.residues = static_cast<uint32_t>(residues_.size());
+  r.length = static_cast<uint16_t>(peptide.sequence.size());
+  r.modifications = static_cast<uint32_t>(placed_.size());
+  r.modification_count = static_cast<uint16_t>(peptide.modifications.size());
+  r.occurrences = static_cast<uint32_t>(occurrences_.size());
+  r.occurrence_count = static_cast<uint32_t>(peptide.occurrences.size());
+  r.missed_cleavages = peptide.missed_cleavages;
+  r.enzymatic_termini = peptide.enzymatic_termini;
+  r.decoy = peptide.decoy ? 1 : 0;
+  residues_.append(peptide.sequence);
+  placed_.insert(placed_.end(), peptide.modifications.begin(), peptide.modifications.end());
+  occurrences_.insert(occurrences_.end(), peptide.occurrences.begin(), peptide.occurrences.end());
+  masses_.push_back(peptide.neutral_mass_da);
+  records_.push_back(r);
+}
+
+size_t PeptideIndex::peptide_bytes() const {
+  return masses_.capacity() * sizeof(double) + records_.capacity() * sizeof(PeptideRecord) +
+         residues_.capacity() + placed_.capacity() * sizeof(PlacedModification) +
+         occurrences_.capacity() * sizeof(PeptideOccurrence);
+}
+
+void PeptideIndex::assign_columns(std::vector<double> masses, std::vector<PeptideRecord> records,
+                                  std::string residues, std::vector<PlacedModification> placed,
+                                  std::vector<PeptideOccurrence> occurrences) {
+  if (masses.size() != records.size()) {
+    throw std::invalid_argument("peptide index: " + std::to_string(masses.size()) + " masses for " +
+                                std::to_string(records.size()) + " peptides");
+  }
+  for (size_t i = 0; i < records.size(); ++i) {
+    const PeptideRecord& r = records[i];
+    auto fail = [&](const std::string& what) {
+      throw std::invalid_argument("peptide index: peptide " + std::to_string(i) + " " + what);
+    };
+    if (i > 0 && !(masses[i - 1] <= masses[i])) fail("breaks the ascending mass order");
+    if (uint64_t{r.residues} + r.length > residues.size()) fail("has residues outside the buffer");
+    if (uint64_t{r.modifications} + r.modification_count > placed.size()) {
+      fail("has modifications outside the buffer");
+    }
+    if (uint64_t{r.occurrences} + r.occurrence_count > occurrences.size()) {
+      fail("has occurrences outside the buffer");
+    }
+    if (r.decoy > 1 || r.enzymatic_termini > 2) fail("has invalid flags");
+    for (uint32_t m = 0; m < r.modification_count; ++m) {
+      const PlacedModification& pm = placed[r.modifications + m];
+      if (pm.modification >= modifications.size() || pm.position < -1 || pm.position > r.length) {
+        fail("names a modification or position outside its range");
+      }
+    }
+    for (uint32_t o = 0; o < r.occurrence_count; ++o) {
+      const PeptideOccurrence& occ = occurrences[r.occurrences + o];
+      if (occ.protein >= proteins.size() ||
+          uint64_t{occ.start} + r.length > proteins[occ.protein].sequence.size()) {
+        fail("has an occurrence outside its protein");
+      }
+    }
+  }
+  masses_ = std::move(masses);
+  records_ = std::move(records);
+  residues_ = std::move(residues);
+  placed_ = std::move(placed);
+  occurrences_ = std::move(occurrences);
 }
 
 std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> proteins,
@@ -262,71 +342,95 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
     }
   };
 
-  size_t total = 0;
+  // Occurrences of `form` among records [begin, kept_end) (sorted by protein, start), each
+  // (protein, start) once.
+  auto for_each_occurrence = [&](size_t begin, size_t kept_end, const GroupForm& form, auto&& fn) {
+    const Record* last = nullptr;
+    for (size_t r = begin; r < kept_end; ++r) {
+      const Record& rec = records[r];
+      if (!(form.classes & (1u << class_of(rec)))) continue;
+      if (last != nullptr && last->protein == rec.protein && last->start == rec.start) continue;
+      last = &rec;
+      fn(rec);
+    }
+  };
+
+  // First pass: exact column sizes, so that each column is allocated once.
+  size_t total = 0, total_residues = 0, total_placed = 0, total_occurrences = 0;
   for_each_group([&](size_t begin, size_t kept_end) {
     collect_forms(begin, kept_end);
+    if (group_forms.empty()) return;
     total += group_forms.size();
+    total_residues += records[begin].length;
+    for (const auto& form : group_forms) {
+      total_placed += form.count;
+      for_each_occurrence(begin, kept_end, form, [&](const Record&) { ++total_occurrences; });
+    }
   });
-  std::vector<Peptide>& peptides = index->peptides;
+  if (total_residues > UINT32_MAX || total_placed > UINT32_MAX || total_occurrences > UINT32_MAX) {
+    throw std::length_error("peptide index: more than 2^32 residues, modifications or occurrences");
+  }
+  std::vector<double> masses;
+  std::vector<PeptideRecord> peptides;
+  std::string all_residues;
+  std::vector<PlacedModification> all_placed;
+  std::vector<PeptideOccurrence> all_occurrences;
+  masses.reserve(total);
   peptides.reserve(total);
-  std::vector<PeptideOccurrence> occurrences;
+  all_residues.reserve(total_residues);
+  all_placed.reserve(total_placed);
+  all_occurrences.reserve(total_occurrences);
   for_each_group([&](size_t begin, size_t kept_end) {
     collect_forms(begin, kept_end);
+    if (group_forms.empty()) return;
     uint8_t missed = 255, termini = 0;
     for (size_t r = begin; r < kept_end; ++r) {
       missed = std::min<uint8_t>(missed, records[r].missed & 63);
       termini = std::max<uint8_t>(termini, records[r].missed >> 6);
     }
+    // The forms of one sequence share its residues.
+    const auto residues_offset = static_cast<uint32_t>(all_residues.size());
+    all_residues += sequence;
     for (const auto& form : group_forms) {
-      occurrences.clear();
-      for (size_t r = begin; r < kept_end; ++r) {  // sorted by protein, start
-        const Record& rec = records[r];
-        if (!(form.classes & (1u << class_of(rec)))) continue;
-        if (!occurrences.empty() && occurrences.back().protein == rec.protein &&
-            occurrences.back().start == rec.start) {
-          continue;
-        }
-        occurrences.push_back({rec.protein, rec.start});
-      }
-      Peptide peptide;
-      peptide.sequence = sequence;
-      peptide.modifications.assign(group_placed.begin() + form.first,
-                                   group_placed.begin() + form.first + form.count);
-      peptide.neutral_mass_da = form.mass_da;
-      peptide.decoy = (records[begin].flags & kDecoy) != 0;
+      PeptideRecord peptide;
+      peptide.residues = residues_offset;
+      peptide.length = static_cast<uint16_t>(sequence.size());
+      peptide.modifications = static_cast<uint32_t>(all_placed.size());
+      peptide.modification_count = static_cast<uint16_t>(form.count);
+      all_placed.insert(all_placed.end(), group_placed.begin() + form.first,
+                        group_placed.begin() + form.first + form.count);
+      peptide.occurrences = static_cast<uint32_t>(all_occurrences.size());
+      for_each_occurrence(begin, kept_end, form, [&](const Record& rec) {
+        all_occurrences.push_back({rec.protein, rec.start});
+      });
+      peptide.occurrence_count =
+          static_cast<uint32_t>(all_occurrences.size() - peptide.occurrences);
+      peptide.decoy = (records[begin].flags & kDecoy) != 0 ? 1 : 0;
       peptide.missed_cleavages = missed;
       peptide.enzymatic_termini = termini;
-      peptide.occurrences.assign(occurrences.begin(), occurrences.end());  // exact capacity
-      peptides.push_back(std::move(peptide));
+      masses.push_back(form.mass_da);
+      peptides.push_back(peptide);
     }
   });
   records.clear();
   records.shrink_to_fit();
 
-  // 4. Sort by neutral mass, ties in build order (deterministic), permuting in place so that
-  // no second peptide vector is needed.
+  // 4. Sort by neutral mass, ties in build order (deterministic). Only masses and records move:
+  // the shared buffers stay in build (sequence) order.
   {
-    std::vector<std::pair<double, uint32_t>> order(peptides.size());
-    for (size_t i = 0; i < peptides.size(); ++i) {
-      order[i] = {peptides[i].neutral_mass_da, static_cast<uint32_t>(i)};
-    }
+    std::vector<std::pair<double, uint32_t>> order(masses.size());
+    for (size_t i = 0; i < masses.size(); ++i) order[i] = {masses[i], static_cast<uint32_t>(i)};
     std::sort(order.begin(), order.end());
-    std::vector<bool> placed(peptides.size(), false);
-    for (size_t k = 0; k < peptides.size(); ++k) {
-      if (placed[k]) continue;
-      // Cycle: position j receives the peptide at order[j].second.
-      Peptide held = std::move(peptides[k]);
-      size_t j = k;
-      while (order[j].second != k) {
-        peptides[j] = std::move(peptides[order[j].second]);
-        placed[j] = true;
-        j = order[j].second;
-      }
-      peptides[j] = std::move(held);
-      placed[j] = true;
+    std::vector<PeptideRecord> sorted(peptides.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      masses[i] = order[i].first;
+      sorted[i] = peptides[order[i].second];
     }
+    peptides = std::move(sorted);
   }
   index->proteins = std::move(proteins);
+  index->assign_columns(std::move(masses), std::move(peptides), std::move(all_residues),
+                        std::move(all_placed), std::move(all_occurrences));
   return index;
 }
 

@@ -1,10 +1,23 @@
 // PeptideIndex: every unique peptide form of the database, sorted by neutral mass, with the
 // proteins each occurs in. Built once per job from the proteins held in RAM; then read-only and
-// safe to share between threads (scorers hold a const reference or shared_ptr<const>).
+// safe to share between threads (scorers hold a const reference or shared_ptr<const>). The
+// mutators (append, assign_columns) are for building only and need exclusive access.
+//
+// Layout (column-wise, no per-peptide heap allocation): one array of neutral masses (ascending,
+// what mass_range and the scorer's null-peptide walk read), one 24-byte PeptideRecord per
+// peptide, and three shared buffers the records point into: residues (the forms of one sequence
+// share them), placed modifications and occurrences. peptide(i) returns a Peptide view
+// (peptide.hpp) into the columns. Measured with Carbamidomethyl C fixed and Oxidation M
+// variable (heap bytes after minus before the build, proteins excluded): 54.5 bytes per peptide
+// on the human-size scale_db_20000_seed1.fasta (4.50 M peptides, 246 MB) and 53.6 on the E. coli
+// target-decoy FASTA, against 168 and 171 with one std::string and two std::vectors per peptide.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,20 +28,86 @@
 
 namespace ionflow {
 
-struct PeptideIndex {
+// One peptide's offsets into the shared buffers of its PeptideIndex, and its flags.
+struct PeptideRecord {
+  uint32_t residues = 0;       // offset into PeptideIndex::residues()
+  uint32_t modifications = 0;  // offset into PeptideIndex::placed_modifications()
+  uint32_t occurrences = 0;    // offset into PeptideIndex::occurrences()
+  uint32_t occurrence_count = 0;
+  uint16_t length = 0;  // residues
+  uint16_t modification_count = 0;
+  uint8_t missed_cleavages = 0;
+  uint8_t enzymatic_termini = 2;
+  uint8_t decoy = 0;     // 0 or 1
+  uint8_t reserved = 0;  // 0
+};
+static_assert(sizeof(PeptideRecord) == 24);
+
+class PeptideIndex {
+ public:
   std::vector<Protein> proteins;            // targets and decoys
   std::vector<Modification> modifications;  // fixed then variable, as PlacedModification indexes
-  std::vector<Peptide> peptides;            // ascending neutral_mass_da
+
+  size_t size() const { return masses_.size(); }
+  bool empty() const { return masses_.empty(); }
+
+  // View of peptide i (REQUIRES: i < size()); valid while this index is alive and unmodified.
+  Peptide peptide(size_t i) const {
+    const PeptideRecord& r = records_[i];
+    return Peptide{std::string_view(residues_.data() + r.residues, r.length),
+                   {placed_.data() + r.modifications, r.modification_count},
+                   {occurrences_.data() + r.occurrences, r.occurrence_count},
+                   masses_[i],
+                   r.decoy != 0,
+                   r.missed_cleavages,
+                   r.enzymatic_termini};
+  }
+  // Neutral mass (Da) and residue count of peptide i, without building a view.
+  double neutral_mass_da(size_t i) const { return masses_[i]; }
+  size_t length(size_t i) const { return records_[i].length; }
 
   // Half-open index range [first, last) of peptides with neutral mass in [lo_da, hi_da].
   std::pair<size_t, size_t> mass_range(double lo_da, double hi_da) const;
+
+  // Appends a copy of `peptide` (its residues, modifications and occurrences are copied; the
+  // view need not point into this index). For hand-built indexes: build_peptide_index and the
+  // index cache fill the columns directly. Throws std::invalid_argument when its mass is below
+  // the last peptide's (the order must stay ascending), its sequence is longer than 65535
+  // residues, or a buffer would pass 2^32 entries.
+  void append(const Peptide& peptide);
+
+  // Bytes held by the peptide columns (capacity), without proteins and modifications.
+  size_t peptide_bytes() const;
+
+  // The columns, for serialization (io/index_cache.cpp).
+  const std::vector<double>& masses() const { return masses_; }
+  const std::vector<PeptideRecord>& records() const { return records_; }
+  const std::string& residues() const { return residues_; }
+  const std::vector<PlacedModification>& placed_modifications() const { return placed_; }
+  const std::vector<PeptideOccurrence>& occurrences() const { return occurrences_; }
+
+  // Replaces the peptide columns. Validates them against each other and against `proteins` and
+  // `modifications` (set those first): sizes match, masses ascending, every offset range inside
+  // its buffer, modification ids and positions in range, occurrences inside their protein.
+  // Throws std::invalid_argument naming the first bad peptide; the index is unchanged then.
+  void assign_columns(std::vector<double> masses, std::vector<PeptideRecord> records,
+                      std::string residues, std::vector<PlacedModification> placed,
+                      std::vector<PeptideOccurrence> occurrences);
+
+ private:
+  std::vector<double> masses_;  // ascending, one per peptide
+  std::vector<PeptideRecord> records_;
+  std::string residues_;
+  std::vector<PlacedModification> placed_;
+  std::vector<PeptideOccurrence> occurrences_;
 };
 
 // Digests `proteins` with params.database (enzyme, missed cleavages, lengths, mass bounds,
 // N-terminal Met clipping), places fixed and variable modifications, adds decoys as configured,
 // merges identical peptide forms (I and L equal) and sorts by neutral mass.
-// Throws std::invalid_argument for impossible parameters (unknown enzyme, min > max).
+// Throws std::invalid_argument for impossible parameters (unknown enzyme, min > max), and
+// std::length_error when a peptide buffer would pass 2^32 entries.
 std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> proteins,
-                                                         const SearchParameters& params);
+                                                        const SearchParameters& params);
 
 }  // namespace ionflow

@@ -12,7 +12,8 @@
 //    The hyperscore match goes through a per-query PeakTable (peak_table.hpp: match_fragments'
 //    result, one table read per fragment); fragment ppm errors are summed for candidates only.
 //    Null peptides are collected first and scored in one pass that prefetches each peptide's
-//    heap blocks a few peptides ahead. Output is bit-identical to the plain loop.
+//    residues and modifications (PeptideIndex's shared buffers) a few peptides ahead. Output is
+//    bit-identical to the plain loop.
 // 3. Null distribution: the candidates plus, while fewer than kNullPeptides = 800 peptides are
 //    scored (a 10 ppm window always gives fewer), the index peptides nearest in neutral mass
 //    outside the window — as Comet fills a sparse XCorr histogram with decoy scores (Eng et al.
@@ -79,19 +80,16 @@ struct Candidate {
 
 struct MassWindow {
   int isotope_error = 0;
-  size_t first = 0;  // [first, last) into PeptideIndex::peptides
+  size_t first = 0;  // [first, last) of PeptideIndex peptide ids
   size_t last = 0;
 };
 
-size_t lower_index(const std::vector<Peptide>& peptides, double mass_da) {
-  return std::lower_bound(peptides.begin(), peptides.end(), mass_da,
-                          [](const Peptide& p, double m) { return p.neutral_mass_da < m; }) -
-         peptides.begin();
+// `masses`: PeptideIndex::masses(), ascending.
+size_t lower_index(const std::vector<double>& masses, double mass_da) {
+  return std::lower_bound(masses.begin(), masses.end(), mass_da) - masses.begin();
 }
-size_t upper_index(const std::vector<Peptide>& peptides, double mass_da) {
-  return std::upper_bound(peptides.begin(), peptides.end(), mass_da,
-                          [](double m, const Peptide& p) { return m < p.neutral_mass_da; }) -
-         peptides.begin();
+size_t upper_index(const std::vector<double>& masses, double mass_da) {
+  return std::upper_bound(masses.begin(), masses.end(), mass_da) - masses.begin();
 }
 
 // Theoretical masses m with `observed` inside tolerance.bounds(m): for Da, observed − hi <= m <=
@@ -140,7 +138,7 @@ struct SpectrumScorer::Impl {
 
   Candidate score_peptide(const Query& query, uint32_t peptide_index, int fragment_charge,
                           bool with_ppm) {
-    const Peptide& peptide = index->peptides[peptide_index];
+    const Peptide peptide = index->peptide(peptide_index);
     modified_residue_masses(peptide, index->modifications, residues);
     fragment_ions(residues, ion_types, fragment_charge, fragments);
     (void)query;
@@ -157,11 +155,11 @@ struct SpectrumScorer::Impl {
 
   void find_windows(const Query& query) {
     windows.clear();
-    const auto& peptides = index->peptides;
+    const std::vector<double>& masses = index->masses();
     for (int k : params.isotope_errors) {
       const double observed = query.neutral_mass - k * mass::kC13C12Spacing;
       auto [lo, hi] = theoretical_mass_range(params.precursor_tolerance, observed);
-      MassWindow w{k, lower_index(peptides, lo), upper_index(peptides, hi)};
+      MassWindow w{k, lower_index(masses, lo), upper_index(masses, hi)};
       if (w.first < w.last) windows.push_back(w);
     }
   }
@@ -176,21 +174,20 @@ struct SpectrumScorer::Impl {
   // Appends to `nulls` the peptides nearest to the query mass outside the windows (ids only,
   // unscored), until candidates + nulls reach kNullPeptides.
   void collect_null(const Query& query) {
-    const auto& peptides = index->peptides;
+    const std::vector<double>& masses = index->masses();
     nulls.clear();
-    if (candidates.size() >= kNullPeptides || peptides.empty()) return;
+    if (candidates.size() >= kNullPeptides || masses.empty()) return;
     const size_t wanted = kNullPeptides - candidates.size();
-    size_t right = lower_index(peptides, query.neutral_mass);
+    size_t right = lower_index(masses, query.neutral_mass);
     size_t left = right;  // next to take on the left is left - 1
-    while (nulls.size() < wanted && (left > 0 || right < peptides.size())) {
+    while (nulls.size() < wanted && (left > 0 || right < masses.size())) {
       bool take_left;
       if (left == 0) {
         take_left = false;
-      } else if (right >= peptides.size()) {
+      } else if (right >= masses.size()) {
         take_left = true;
       } else {
-        take_left = query.neutral_mass - peptides[left - 1].neutral_mass_da <
-                    peptides[right].neutral_mass_da - query.neutral_mass;
+        take_left = query.neutral_mass - masses[left - 1] < masses[right] - query.neutral_mass;
       }
       const size_t i = take_left ? --left : right++;
       if (in_windows(i)) continue;
@@ -200,33 +197,30 @@ struct SpectrumScorer::Impl {
     }
   }
 
-  // Prefetches the heap blocks of a peptide scored soon (sequence, modifications): the peptides
-  // are contiguous in the index but their blocks are scattered, and these misses cost as much
-  // as the scoring itself on a human-size index (perf, 20k scale-set queries).
+  // Prefetches the residues and modifications of a peptide scored soon: records are
+  // contiguous in mass order but the shared buffers are in sequence order, so these lines are
+  // scattered on a large index.
   void prefetch_peptide(uint32_t peptide_index) const {
-    const Peptide& p = index->peptides[peptide_index];
-    __builtin_prefetch(p.sequence.data());
-    if (!p.modifications.empty()) __builtin_prefetch(p.modifications.data());
+    const PeptideRecord& r = index->records()[peptide_index];
+    __builtin_prefetch(index->residues().data() + r.residues);
+    if (r.modification_count != 0) {
+      __builtin_prefetch(index->placed_modifications().data() + r.modifications);
+    }
   }
 
-  // Scores every entry of `list` in place (isotope error kept), prefetching ahead: the Peptide
-  // record kFar entries ahead (it spans two cache lines), its heap blocks kNear entries ahead.
+  // Scores every entry of `list` in place (isotope error kept), prefetching ahead: the 24-byte
+  // PeptideRecord kFar entries ahead, the buffers it points into kNear entries ahead.
   void score_all(const Query& query, std::vector<Candidate>& list, int fragment_charge,
                  bool with_ppm) {
     constexpr size_t kNear = 4;
     constexpr size_t kFar = 16;
-    const Peptide* peptides = index->peptides.data();
+    const PeptideRecord* records = index->records().data();
     for (size_t j = 0; j < std::min(kFar, list.size()); ++j) {
-      __builtin_prefetch(peptides + list[j].peptide);
-      __builtin_prefetch(reinterpret_cast<const char*>(peptides + list[j].peptide) + 64);
+      __builtin_prefetch(records + list[j].peptide);
     }
     for (size_t j = 0; j < std::min(kNear, list.size()); ++j) prefetch_peptide(list[j].peptide);
     for (size_t j = 0; j < list.size(); ++j) {
-      if (j + kFar < list.size()) {
-        const char* record = reinterpret_cast<const char*>(peptides + list[j + kFar].peptide);
-        __builtin_prefetch(record);
-        __builtin_prefetch(record + 64);
-      }
+      if (j + kFar < list.size()) __builtin_prefetch(records + list[j + kFar].peptide);
       if (j + kNear < list.size()) prefetch_peptide(list[j + kNear].peptide);
       const int k = list[j].isotope_error;
       list[j] = score_peptide(query, list[j].peptide, fragment_charge, with_ppm);
@@ -276,7 +270,7 @@ struct SpectrumScorer::Impl {
 
 Psm SpectrumScorer::Impl::make_psm(const Query& query, const Candidate& c, int rank,
                                    double delta_next, double evalue, int n_candidates) const {
-  const Peptide& peptide = index->peptides[c.peptide];
+  const Peptide peptide = index->peptide(c.peptide);
   Psm psm;
   psm.file_index = query.file_index;
   psm.spectrum_index = query.spectrum_index;
@@ -329,7 +323,7 @@ Psm SpectrumScorer::Impl::make_psm(const Query& query, const Candidate& c, int r
 
 std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   std::vector<Psm> out;
-  if (query.peaks.empty() || index->peptides.empty() || query.charge < 1) return out;
+  if (query.peaks.empty() || index->empty() || query.charge < 1) return out;
   const int fragment_charge = fragment_charge_limit(query.charge, params.max_fragment_charge);
 
   // 1. Candidate generation (separable: a fragment index can replace this step).

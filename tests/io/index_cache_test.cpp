@@ -121,10 +121,10 @@ TEST(IndexCache, RoundTripIsIdentical) {
   EXPECT_EQ(b.modifications[1].unimod_accession, a.modifications[1].unimod_accession);
   EXPECT_EQ(b.modifications[1].mass_delta_da, 15.994915);
   EXPECT_EQ(b.modifications[1].residues, "M");
-  ASSERT_EQ(a.peptides.size(), b.peptides.size());
-  for (size_t i = 0; i < a.peptides.size(); ++i) {
-    const Peptide& x = a.peptides[i];
-    const Peptide& y = b.peptides[i];
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Peptide x = a.peptide(i);
+    const Peptide y = b.peptide(i);
     ASSERT_EQ(x.sequence, y.sequence) << i;
     EXPECT_EQ(x.neutral_mass_da, y.neutral_mass_da);
     EXPECT_EQ(x.decoy, y.decoy);
@@ -145,8 +145,8 @@ TEST(IndexCache, RoundTripIsIdentical) {
   const auto [first, last] = b.mass_range(1162.62, 1162.63);
   bool found = false;
   for (size_t i = first; i < last; ++i) {
-    found |= b.peptides[i].sequence == "LVNELTEFAK" &&
-             std::abs(b.peptides[i].neutral_mass_da - 1162.62339) < 1e-4;
+    found |=
+        b.peptide(i).sequence == "LVNELTEFAK" && std::abs(b.neutral_mass_da(i) - 1162.62339) < 1e-4;
   }
   EXPECT_TRUE(found);
   ASSERT_NE(load.fragments, nullptr);
@@ -164,7 +164,7 @@ TEST(IndexCache, RoundTripIsIdentical) {
   const IndexCacheLoad peptides_only = load_index_cache(path, key);
   ASSERT_TRUE(peptides_only.hit()) << peptides_only.miss_reason;
   EXPECT_EQ(peptides_only.fragments, nullptr);
-  EXPECT_EQ(peptides_only.peptides->peptides.size(), a.peptides.size());
+  EXPECT_EQ(peptides_only.peptides->size(), a.size());
   std::filesystem::remove(path);
 }
 
@@ -191,7 +191,8 @@ TEST(IndexCache, DamagedOrStaleFilesAreMisses) {
   std::string other_version = good;
   other_version[8] = 7;
   write_file(path, other_version);
-  EXPECT_EQ(load_index_cache(path, key).miss_reason, path + ": format version 7, expected 1");
+  EXPECT_EQ(load_index_cache(path, key).miss_reason,
+            path + ": format version 7, expected " + std::to_string(kIndexCacheVersion));
 
   // Truncated anywhere: a miss, never a crash.
   for (size_t keep :
@@ -214,7 +215,7 @@ TEST(IndexCache, DamagedOrStaleFilesAreMisses) {
 TEST(IndexCache, SliceCannotBeCached) {
   const Fixture& f = bsa();
   const FragmentIndex slice =
-      FragmentIndex::build(*f.peptides, f.params, {}, 0, f.peptides->peptides.size() / 2);
+      FragmentIndex::build(*f.peptides, f.params, {}, 0, f.peptides->size() / 2);
   EXPECT_THROW(save_index_cache(temp_path("slice.idx"), "k", *f.peptides, &slice),
                std::runtime_error);
 }

@@ -34,23 +34,23 @@ std::string read_file(const std::string& path) {
 
 // A PeptideIndex of unmodified target peptides, sorted by mass (ties: sequence).
 PeptideIndex hand_index(std::vector<std::string> sequences) {
+  std::sort(sequences.begin(), sequences.end(), [](const std::string& a, const std::string& b) {
+    const double ma = mass::peptide_mass(a), mb = mass::peptide_mass(b);
+    return ma != mb ? ma < mb : a < b;
+  });
   PeptideIndex index;
-  for (auto& s : sequences) {
+  for (const std::string& s : sequences) {
     Peptide p;
     p.neutral_mass_da = mass::peptide_mass(s);
-    p.sequence = std::move(s);
-    index.peptides.push_back(std::move(p));
+    p.sequence = s;
+    index.append(p);
   }
-  std::sort(index.peptides.begin(), index.peptides.end(), [](const Peptide& a, const Peptide& b) {
-    return a.neutral_mass_da != b.neutral_mass_da ? a.neutral_mass_da < b.neutral_mass_da
-                                                  : a.sequence < b.sequence;
-  });
   return index;
 }
 
 uint32_t id_of(const PeptideIndex& index, const std::string& sequence) {
-  for (size_t i = 0; i < index.peptides.size(); ++i) {
-    if (index.peptides[i].sequence == sequence && index.peptides[i].modifications.empty()) {
+  for (size_t i = 0; i < index.size(); ++i) {
+    if (index.peptide(i).sequence == sequence && index.peptide(i).modifications.empty()) {
       return static_cast<uint32_t>(i);
     }
   }
@@ -62,12 +62,12 @@ uint32_t id_of(const PeptideIndex& index, const std::string& sequence) {
 Query synthetic_query(const PeptideIndex& index, uint32_t peptide, int charge,
                       std::vector<float> extra = {}) {
   ModifiedResidues residues;
-  modified_residue_masses(index.peptides[peptide], index.modifications, residues);
+  modified_residue_masses(index.peptide(peptide), index.modifications, residues);
   std::vector<Fragment> fragments;
   fragment_ions(residues, IonTypes::parse("by"), 1, fragments);
   Query q;
   q.charge = charge;
-  q.neutral_mass = index.peptides[peptide].neutral_mass_da;
+  q.neutral_mass = index.peptide(peptide).neutral_mass_da;
   q.precursor_mz = mass::mz_from_neutral(q.neutral_mass, charge);
   for (const Fragment& f : fragments) q.peaks.push_back({static_cast<float>(f.mz), 1.0f});
   for (float mz : extra) q.peaks.push_back({mz, 0.5f});
@@ -190,14 +190,14 @@ TEST(FragmentIndex, WindowsFilterByPrecursorMassAndIsotopeError) {
   EXPECT_EQ(out.top[0].peptide, id_of(peptides, "PEPTIDE"));
   EXPECT_EQ(out.top[0].isotope_error, 1);
   // 12 ppm off: outside ±10 ppm, nothing.
-  q.neutral_mass = peptides.peptides[id_of(peptides, "PEPTIDE")].neutral_mass_da * (1 + 12e-6);
+  q.neutral_mass = peptides.neutral_mass_da(id_of(peptides, "PEPTIDE")) * (1 + 12e-6);
   searcher.search(index, q, out);
   EXPECT_EQ(out.window_candidates, 0u);
   EXPECT_TRUE(out.top.empty());
   // Both isotope errors reach the same peptides: the smaller |k| wins.
   std::vector<PrecursorWindow> windows;
   params.precursor_tolerance = Tolerance::Da(-3, 3);
-  q.neutral_mass = peptides.peptides[0].neutral_mass_da;
+  q.neutral_mass = peptides.neutral_mass_da(0);
   precursor_windows(peptides, params, q, windows);
   ASSERT_EQ(windows.size(), 1u);
   EXPECT_EQ(windows[0].first, 0u);
@@ -224,11 +224,11 @@ std::shared_ptr<const PeptideIndex> bsa_excerpt_index() {
 
 TEST(FragmentIndex, BsaLvnelTefakFirst) {
   auto peptides = bsa_excerpt_index();
-  ASSERT_GT(peptides->peptides.size(), 500u);
+  ASSERT_GT(peptides->size(), 500u);
   SearchParameters params;  // 10 ppm precursor, 0.5 Da fragment, "by"
   const FragmentIndex index = FragmentIndex::build(*peptides, params, {});
   const uint32_t lvn = id_of(*peptides, "LVNELTEFAK");
-  EXPECT_NEAR(peptides->peptides[lvn].neutral_mass_da, 1162.62339, 1e-4);
+  EXPECT_NEAR(peptides->neutral_mass_da(lvn), 1162.62339, 1e-4);
   const Query q = synthetic_query(*peptides, lvn, 2, {400.3f, 812.7f, 1010.1f});
   FragmentSearcher searcher(*peptides, params, 50);
   FragmentCandidates out;
@@ -273,7 +273,7 @@ TEST(FragmentIndex, SlicingAndBruteForceAgreeOnRealSpectra) {
   const auto slices = plan_slices(*peptides, params, budget);
   EXPECT_GE(slices.size(), 4u);
   EXPECT_EQ(slices.front().first, 0u);
-  EXPECT_EQ(slices.back().second, peptides->peptides.size());
+  EXPECT_EQ(slices.back().second, peptides->size());
   SlicedSearchStats stats;
   const auto sliced = search_in_slices(*peptides, params, budget, queries, k, &stats);
   EXPECT_EQ(stats.slices, slices.size());

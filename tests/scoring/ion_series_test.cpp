@@ -62,7 +62,8 @@ TEST(IonSeries, ModificationsShiftTheRightFragments) {
       {"Acetyl", 1, 42.010565, ModificationPosition::kPeptideNTerm, "", false}};
   Peptide p;
   p.sequence = "PEPTIDE";
-  p.modifications = {{-1, 1}, {3, 0}};
+  const std::vector<PlacedModification> placed = {{-1, 1}, {3, 0}};
+  p.modifications = placed;
   ModifiedResidues residues;
   modified_residue_masses(p, mods, residues);
   std::vector<Fragment> fragments;

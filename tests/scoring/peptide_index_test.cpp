@@ -7,9 +7,11 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "scoring/mass.hpp"
 #include "scoring/proforma.hpp"
@@ -45,14 +47,21 @@ Protein protein(std::string accession, std::string sequence, bool decoy = false)
   return p;
 }
 
-const Peptide* find(const PeptideIndex& index, std::string_view sequence, bool decoy,
-                    size_t mod_count = 0) {
-  for (const auto& p : index.peptides) {
+// Views of every peptide, in index order.
+std::vector<Peptide> all(const PeptideIndex& index) {
+  std::vector<Peptide> out;
+  for (size_t i = 0; i < index.size(); ++i) out.push_back(index.peptide(i));
+  return out;
+}
+
+std::optional<Peptide> find(const PeptideIndex& index, std::string_view sequence, bool decoy,
+                            size_t mod_count = 0) {
+  for (const Peptide& p : all(index)) {
     if (p.sequence == sequence && p.decoy == decoy && p.modifications.size() == mod_count) {
-      return &p;
+      return p;
     }
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 TEST(PeptideIndex, MergesIsoleucineAndLeucineAcrossProteins) {
@@ -60,12 +69,12 @@ TEST(PeptideIndex, MergesIsoleucineAndLeucineAcrossProteins) {
                                    simple_params());
   // SAMPLEK (A, 0) and SAMPIEK (B, 4) are one entry; the first by protein order names it.
   int count = 0;
-  for (const auto& p : index->peptides) {
+  for (const Peptide& p : all(*index)) {
     if (p.sequence == "SAMPLEK" || p.sequence == "SAMPIEK") ++count;
   }
   EXPECT_EQ(count, 1);
-  const Peptide* merged = find(*index, "SAMPLEK", false);
-  ASSERT_NE(merged, nullptr);
+  const auto merged = find(*index, "SAMPLEK", false);
+  ASSERT_TRUE(merged.has_value());
   ASSERT_EQ(merged->occurrences.size(), 2u);
   EXPECT_EQ(merged->occurrences[0].protein, 0u);
   EXPECT_EQ(merged->occurrences[0].start, 0u);
@@ -78,14 +87,12 @@ TEST(PeptideIndex, MergesIsoleucineAndLeucineAcrossProteins) {
 TEST(PeptideIndex, SortedByMassAndMassRange) {
   auto index = build_peptide_index({protein("A", "PEPTIDEKAAAAKLVNELTEFAKYLYEIARHLVDEPQNLIK")},
                                    simple_params());
-  ASSERT_EQ(index->peptides.size(), 5u);
-  EXPECT_TRUE(std::is_sorted(
-      index->peptides.begin(), index->peptides.end(),
-      [](const Peptide& a, const Peptide& b) { return a.neutral_mass_da < b.neutral_mass_da; }));
+  ASSERT_EQ(index->size(), 5u);
+  EXPECT_TRUE(std::is_sorted(index->masses().begin(), index->masses().end()));
   // LVNELTEFAK 1162.6234 Da (hand sum), the only one in [1162, 1163].
   const auto [first, last] = index->mass_range(1162.0, 1163.0);
   ASSERT_EQ(last - first, 1u);
-  EXPECT_EQ(index->peptides[first].sequence, "LVNELTEFAK");
+  EXPECT_EQ(index->peptide(first).sequence, "LVNELTEFAK");
   const auto [f2, l2] = index->mass_range(1162.6234, 1162.6234);
   EXPECT_EQ(l2 - f2, 0u);  // exact bounds: 1162.62338 < 1162.6234
   const auto [f3, l3] = index->mass_range(0.0, 1e9);
@@ -102,17 +109,17 @@ TEST(PeptideIndex, ReversedPeptideDecoysPairWithTargets) {
   ASSERT_EQ(index->proteins.size(), 2u);
   EXPECT_EQ(index->proteins[1].accession, "rev_P1");
   EXPECT_TRUE(index->proteins[1].is_decoy);
-  const Peptide* target = find(*index, "PEPMTIDEK", false, 1);
-  const Peptide* decoy = find(*index, "EDITMPEPK", true, 1);
-  ASSERT_NE(target, nullptr);
-  ASSERT_NE(decoy, nullptr);
+  const auto target = find(*index, "PEPMTIDEK", false, 1);
+  const auto decoy = find(*index, "EDITMPEPK", true, 1);
+  ASSERT_TRUE(target.has_value());
+  ASSERT_TRUE(decoy.has_value());
   EXPECT_EQ(target->modifications[0].position, 3);
   EXPECT_EQ(decoy->modifications[0].position, 4);  // the M moved from 3 to 4
   EXPECT_NEAR(target->neutral_mass_da, decoy->neutral_mass_da, 1e-9);
   ASSERT_EQ(decoy->occurrences.size(), 1u);
   EXPECT_EQ(decoy->occurrences[0].protein, 1u);
   EXPECT_EQ(decoy->occurrences[0].start, 0u);
-  EXPECT_EQ(index->peptides.size(), 4u);
+  EXPECT_EQ(index->size(), 4u);
 }
 
 TEST(PeptideIndex, TargetWinsOverIdenticalDecoy) {
@@ -121,14 +128,14 @@ TEST(PeptideIndex, TargetWinsOverIdenticalDecoy) {
   // EDITPEPK's reversed decoy is PEPTIDEK, which is also a target in protein B (I = L too):
   // both sequences stay targets and no decoy of either is kept.
   auto index = build_peptide_index({protein("A", "EDLTPEPK"), protein("B", "PEPTIDEK")}, params);
-  EXPECT_EQ(index->peptides.size(), 2u);
-  for (const auto& p : index->peptides) EXPECT_FALSE(p.decoy) << p.sequence;
+  EXPECT_EQ(index->size(), 2u);
+  for (const Peptide& p : all(*index)) EXPECT_FALSE(p.decoy) << p.sequence;
   // With a FASTA decoy and kNone, a decoy equal to a target is dropped as well.
   auto fasta = build_peptide_index({protein("A", "PEPTIDEK"), protein("rev_A", "PEPTLDEK", true)},
                                    simple_params());
-  ASSERT_EQ(fasta->peptides.size(), 1u);
-  EXPECT_FALSE(fasta->peptides[0].decoy);
-  EXPECT_EQ(fasta->peptides[0].occurrences.size(), 1u);
+  ASSERT_EQ(fasta->size(), 1u);
+  EXPECT_FALSE(fasta->peptide(0).decoy);
+  EXPECT_EQ(fasta->peptide(0).occurrences.size(), 1u);
 }
 
 TEST(PeptideIndex, ProteinNTermModOnlyAtProteinNTerminus) {
@@ -140,7 +147,7 @@ TEST(PeptideIndex, ProteinNTermModOnlyAtProteinNTerminus) {
   params.database.enzyme.min_length = 3;
   auto index = build_peptide_index({protein("X", "MECKAAAAK"), protein("Y", "GGGKMECK")}, params);
   std::vector<std::string> proforma;
-  for (const auto& p : index->peptides) proforma.push_back(to_proforma(p, *index));
+  for (const Peptide& p : all(*index)) proforma.push_back(to_proforma(p, *index));
   std::sort(proforma.begin(), proforma.end());
   const std::vector<std::string> expected = {
       "AAAAK",
@@ -155,7 +162,7 @@ TEST(PeptideIndex, ProteinNTermModOnlyAtProteinNTerminus) {
   };
   EXPECT_EQ(proforma, expected);
   // MECK occurs in X at 0 and in Y at 4; the acetylated forms only in X.
-  for (const auto& p : index->peptides) {
+  for (const Peptide& p : all(*index)) {
     if (p.sequence != "MECK") continue;
     const bool acetyl = !p.modifications.empty() && p.modifications[0].position == -1;
     EXPECT_EQ(p.occurrences.size(), acetyl ? 1u : 2u) << to_proforma(p, *index);
@@ -169,26 +176,26 @@ TEST(PeptideIndex, ReversedProteinDecoys) {
   auto index = build_peptide_index({protein("P1", "PEPTIDEKAAAAR")}, params);
   ASSERT_EQ(index->proteins.size(), 2u);
   EXPECT_EQ(index->proteins[1].sequence, "RAAAAKEDITPEP");
-  EXPECT_NE(find(*index, "PEPTIDEK", false), nullptr);
-  EXPECT_NE(find(*index, "AAAAR", false), nullptr);
-  EXPECT_NE(find(*index, "AAAAK", true), nullptr);
-  EXPECT_NE(find(*index, "EDITPEP", true), nullptr);
-  EXPECT_EQ(index->peptides.size(), 4u);
+  EXPECT_TRUE(find(*index, "PEPTIDEK", false).has_value());
+  EXPECT_TRUE(find(*index, "AAAAR", false).has_value());
+  EXPECT_TRUE(find(*index, "AAAAK", true).has_value());
+  EXPECT_TRUE(find(*index, "EDITPEP", true).has_value());
+  EXPECT_EQ(index->size(), 4u);
 }
 
 TEST(PeptideIndex, FastaDecoysUsedOnlyWithoutGeneration) {
   const std::vector<Protein> proteins = {protein("P1", "PEPTIDEKAAAAR"),
                                          protein("rev_P1", "EDITPEPKGGGGR", true)};
   auto none = build_peptide_index(proteins, simple_params());
-  EXPECT_NE(find(*none, "EDITPEPK", true), nullptr);
-  EXPECT_NE(find(*none, "GGGGR", true), nullptr);
+  EXPECT_TRUE(find(*none, "EDITPEPK", true).has_value());
+  EXPECT_TRUE(find(*none, "GGGGR", true).has_value());
   EXPECT_EQ(none->proteins.size(), 2u);
   SearchParameters generate = simple_params();
   generate.database.decoy_generation = DecoyGeneration::kReversePeptide;
   auto generated = build_peptide_index(proteins, generate);
-  EXPECT_EQ(find(*generated, "GGGGR", true), nullptr);  // FASTA decoys are not digested
-  EXPECT_NE(find(*generated, "EDITPEPK", true), nullptr);
-  EXPECT_NE(find(*generated, "AAAAR", false), nullptr);
+  EXPECT_FALSE(find(*generated, "GGGGR", true).has_value());  // FASTA decoys are not digested
+  EXPECT_TRUE(find(*generated, "EDITPEPK", true).has_value());
+  EXPECT_TRUE(find(*generated, "AAAAR", false).has_value());
   ASSERT_EQ(generated->proteins.size(), 3u);  // input proteins keep their indices
   EXPECT_EQ(generated->proteins[2].accession, "rev_P1");
 }
@@ -201,16 +208,16 @@ TEST(PeptideIndex, SemiSpecificRecordsTermini) {
   // Fully specific: EFGHIK (6); LMNPQR (6); ACDK too short. Semi: every prefix/suffix of
   // length >= 6 inside one missed-cleavage-free segment... with 0 missed cleavages:
   // ACDKEF.. needs a site inside -> not allowed; so from EFGHIK none longer, from LMNPQR none.
-  ASSERT_EQ(index->peptides.size(), 2u);
-  for (const auto& p : index->peptides) EXPECT_EQ(p.enzymatic_termini, 2);
+  ASSERT_EQ(index->size(), 2u);
+  for (const Peptide& p : all(*index)) EXPECT_EQ(p.enzymatic_termini, 2);
   params.database.enzyme.missed_cleavages = 1;
   index = build_peptide_index({protein("P1", "ACDKEFGHIKLMNPQR")}, params);
-  const Peptide* semi = find(*index, "CDKEFGHIK", false);
-  ASSERT_NE(semi, nullptr);
+  const auto semi = find(*index, "CDKEFGHIK", false);
+  ASSERT_TRUE(semi.has_value());
   EXPECT_EQ(semi->enzymatic_termini, 1);
   EXPECT_EQ(semi->missed_cleavages, 1);
-  const Peptide* full = find(*index, "EFGHIKLMNPQR", false);
-  ASSERT_NE(full, nullptr);
+  const auto full = find(*index, "EFGHIKLMNPQR", false);
+  ASSERT_TRUE(full.has_value());
   EXPECT_EQ(full->enzymatic_termini, 2);
   EXPECT_EQ(full->missed_cleavages, 1);
 }
@@ -221,10 +228,9 @@ TEST(PeptideIndex, MassBoundsApplyToModifiedMass) {
   // CCCCK: 509.16 Da unmodified, 737.25 Da with 4 CAM: kept with a 600 Da minimum.
   params.database.peptide_min_mass_da = 600.0;
   auto index = build_peptide_index({protein("P1", "CCCCKAAAAK")}, params);
-  ASSERT_EQ(index->peptides.size(), 1u);
-  EXPECT_EQ(index->peptides[0].sequence, "CCCCK");
-  EXPECT_NEAR(index->peptides[0].neutral_mass_da, mass::peptide_mass("CCCCK") + 4 * 57.021464,
-              1e-9);
+  ASSERT_EQ(index->size(), 1u);
+  EXPECT_EQ(index->peptide(0).sequence, "CCCCK");
+  EXPECT_NEAR(index->peptide(0).neutral_mass_da, mass::peptide_mass("CCCCK") + 4 * 57.021464, 1e-9);
 }
 
 TEST(PeptideIndex, RejectsImpossibleParameters) {
@@ -239,7 +245,7 @@ TEST(PeptideIndex, RejectsImpossibleParameters) {
   params.database.peptide_min_mass_da = 5000;
   params.database.peptide_max_mass_da = 500;
   EXPECT_THROW(build_peptide_index({}, params), std::invalid_argument);
-  EXPECT_TRUE(build_peptide_index({}, simple_params())->peptides.empty());
+  EXPECT_TRUE(build_peptide_index({}, simple_params())->empty());
 }
 
 std::string read_file(const std::string& path) {
@@ -285,33 +291,33 @@ TEST(PeptideIndex, BsaWithCarbamidomethylAndOxidation) {
   params.database.fixed_modifications = {carbamidomethyl()};
   params.database.variable_modifications = {oxidation()};
   auto index = build_peptide_index(bsa, params);
-  auto only = [&](double lo, double hi, const std::string& sequence) -> const Peptide* {
+  auto only = [&](double lo, double hi, const std::string& sequence) -> std::optional<Peptide> {
     const auto [first, last] = index->mass_range(lo, hi);
-    const Peptide* found = nullptr;
+    std::optional<Peptide> found;
     for (size_t i = first; i < last; ++i) {
-      if (index->peptides[i].sequence == sequence) found = &index->peptides[i];
+      if (index->peptide(i).sequence == sequence) found = index->peptide(i);
     }
     return found;
   };
   // Hand sums of Unimod residue masses + water (+ 57.021464 per C, + 15.994915 per oxidised M);
   // YICDNQDTISSK [M+2H]2+ 722.3247 as commonly reported for BSA digests.
-  const Peptide* p = only(1162.62, 1162.63, "LVNELTEFAK");
-  ASSERT_NE(p, nullptr);
+  auto p = only(1162.62, 1162.63, "LVNELTEFAK");
+  ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->neutral_mass_da, 1162.62339, 1e-4);
   p = only(1442.63, 1442.64, "YICDNQDTISSK");
-  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->neutral_mass_da, 1442.63476, 1e-4);
   EXPECT_EQ(to_proforma(*p, *index), "YIC[UNIMOD:4]DNQDTISSK");
   p = only(1723.82, 1723.83, "MPCTEDYLSLILNR");
-  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->neutral_mass_da, 1723.82733, 1e-4);
   p = only(1739.82, 1739.83, "MPCTEDYLSLILNR");
-  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->neutral_mass_da, 1739.82224, 1e-4);
   EXPECT_EQ(to_proforma(*p, *index), "M[UNIMOD:35]PC[UNIMOD:4]TEDYLSLILNR");
   // Its reversed-peptide decoy has the same mass: NLILSLYDETCPMR with the same mods.
   p = only(1739.82, 1739.83, "NLILSLYDETCPMR");
-  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p.has_value());
   EXPECT_TRUE(p->decoy);
   EXPECT_EQ(to_proforma(*p, *index), "NLILSLYDETC[UNIMOD:4]PM[UNIMOD:35]R");
 }
@@ -331,21 +337,94 @@ TEST(PeptideIndex, EcoliTrypticIndex) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   size_t targets = 0, decoys = 0;
-  for (const auto& p : index->peptides) (p.decoy ? decoys : targets) += 1;
+  for (const Peptide& p : all(*index)) (p.decoy ? decoys : targets) += 1;
   std::printf("E. coli index: %zu proteins, %zu targets + %zu decoys in %.2f s\n",
               index->proteins.size(), targets, decoys, seconds);
   EXPECT_GT(targets, 100000u);
   EXPECT_GT(decoys, 100000u);
   // Every peptide's first occurrence really holds its sequence (I = L) for targets.
-  for (const auto& p : index->peptides) {
+  for (const Peptide& p : all(*index)) {
     if (p.decoy) continue;
     const auto& occ = p.occurrences.front();
     std::string actual = index->proteins[occ.protein].sequence.substr(occ.start, p.sequence.size());
-    std::string expected = p.sequence;
+    std::string expected(p.sequence);
     std::replace(actual.begin(), actual.end(), 'I', 'L');
     std::replace(expected.begin(), expected.end(), 'I', 'L');
     ASSERT_EQ(actual, expected);
   }
+}
+
+TEST(PeptideIndex, FormsOfOneSequenceShareTheirResidues) {
+  SearchParameters params = simple_params();
+  params.database.variable_modifications = {oxidation()};
+  auto index = build_peptide_index({protein("P1", "PEPMTIDEKLVNELTEFAK")}, params);
+  // PEPMTIDEK with and without oxidised M, LVNELTEFAK: 3 peptides, 19 residues stored once.
+  ASSERT_EQ(index->size(), 3u);
+  EXPECT_EQ(index->residues().size(), 9u + 10u);
+  std::vector<uint32_t> offsets;
+  for (size_t i = 0; i < index->size(); ++i) {
+    if (index->peptide(i).sequence == "PEPMTIDEK") offsets.push_back(index->records()[i].residues);
+  }
+  ASSERT_EQ(offsets.size(), 2u);
+  EXPECT_EQ(offsets[0], offsets[1]);
+  EXPECT_EQ(index->placed_modifications().size(), 1u);  // only the oxidised form has one
+  EXPECT_EQ(index->occurrences().size(), 3u);
+}
+
+TEST(PeptideIndex, AppendKeepsMassOrderAndCopiesTheView) {
+  PeptideIndex index;
+  index.modifications = {oxidation()};
+  const std::vector<PlacedModification> placed = {{3, 0}};
+  const PeptideOccurrence occurrence{0, 4};
+  {
+    const std::string sequence = "PEPMTIDEK";
+    Peptide p;
+    p.sequence = sequence;
+    p.modifications = placed;
+    p.occurrences = {&occurrence, 1};
+    p.neutral_mass_da = 1092.4651;
+    p.missed_cleavages = 1;
+    p.enzymatic_termini = 1;
+    index.append(p);
+  }  // the index holds its own copy of the residues
+  const Peptide q = index.peptide(0);
+  EXPECT_EQ(q.sequence, "PEPMTIDEK");
+  ASSERT_EQ(q.modifications.size(), 1u);
+  EXPECT_EQ(q.modifications[0].position, 3);
+  ASSERT_EQ(q.occurrences.size(), 1u);
+  EXPECT_EQ(q.occurrences[0].start, 4u);
+  EXPECT_EQ(q.missed_cleavages, 1);
+  EXPECT_EQ(q.enzymatic_termini, 1);
+  Peptide lighter;
+  lighter.sequence = "AAAAK";
+  lighter.neutral_mass_da = 430.2540;
+  EXPECT_THROW(index.append(lighter), std::invalid_argument);
+  EXPECT_EQ(index.size(), 1u);
+}
+
+TEST(PeptideIndex, AssignColumnsRejectsInconsistentColumns) {
+  PeptideIndex index;
+  index.proteins = {protein("P1", "AAAAK")};
+  PeptideRecord r;
+  r.length = 5;
+  r.occurrence_count = 1;
+  // Residues past the buffer: rejected, index unchanged.
+  EXPECT_THROW(index.assign_columns({430.2540}, {r}, "AAAA", {}, {{0, 0}}), std::invalid_argument);
+  EXPECT_TRUE(index.empty());
+  // Occurrence past the end of its protein.
+  EXPECT_THROW(index.assign_columns({430.2540}, {r}, "AAAAK", {}, {{0, 1}}), std::invalid_argument);
+  // Modification id without a modification.
+  PeptideRecord modified = r;
+  modified.modification_count = 1;
+  EXPECT_THROW(index.assign_columns({430.2540}, {modified}, "AAAAK", {{0, 0}}, {{0, 0}}),
+               std::invalid_argument);
+  // Masses out of order.
+  EXPECT_THROW(index.assign_columns({430.3, 430.2}, {r, r}, "AAAAK", {}, {{0, 0}}),
+               std::invalid_argument);
+  index.assign_columns({430.2540}, {r}, "AAAAK", {}, {{0, 0}});
+  ASSERT_EQ(index.size(), 1u);
+  EXPECT_EQ(index.peptide(0).sequence, "AAAAK");
+  EXPECT_EQ(index.peptide(0).occurrences[0].protein, 0u);
 }
 
 }  // namespace

@@ -23,11 +23,13 @@ TEST(ProForma, UnimodAccessions) {
   const PeptideIndex index = index_with_mods();
   Peptide p;
   p.sequence = "MECK";
-  p.modifications = {{-1, 2}, {0, 1}, {2, 0}};
+  const std::vector<PlacedModification> three = {{-1, 2}, {0, 1}, {2, 0}};
+  const std::vector<PlacedModification> c_term = {{4, 4}};
+  p.modifications = three;
   EXPECT_EQ(to_proforma(p, index), "[UNIMOD:1]-M[UNIMOD:35]EC[UNIMOD:4]K");
   p.modifications = {};
   EXPECT_EQ(to_proforma(p, index), "MECK");
-  p.modifications = {{4, 4}};
+  p.modifications = c_term;
   EXPECT_EQ(to_proforma(p, index), "MECK-[UNIMOD:2]");
 }
 
@@ -35,7 +37,8 @@ TEST(ProForma, ExplicitMasses) {
   const PeptideIndex index = index_with_mods();
   Peptide p;
   p.sequence = "QMK";
-  p.modifications = {{-1, 5}, {1, 3}};
+  const std::vector<PlacedModification> placed = {{-1, 5}, {1, 3}};
+  p.modifications = placed;
   EXPECT_EQ(to_proforma(p, index), "[-17.0265]-QM[+15.9949]K");
   EXPECT_EQ(proforma_tag(0, 229.162932), "+229.162932");
   EXPECT_EQ(proforma_tag(0, 1.0), "+1");
@@ -46,7 +49,8 @@ TEST(ProForma, AppliedModifications) {
   const PeptideIndex index = index_with_mods();
   Peptide p;
   p.sequence = "MECK";
-  p.modifications = {{-1, 2}, {0, 1}, {2, 0}};
+  const std::vector<PlacedModification> placed = {{-1, 2}, {0, 1}, {2, 0}};
+  p.modifications = placed;
   const auto applied = applied_modifications(p, index);
   ASSERT_EQ(applied.size(), 3u);
   EXPECT_EQ(applied[0].position, -1);

@@ -19,19 +19,29 @@ std::shared_ptr<const PeptideIndex> small_index() {
                      {"rev_P1", "", "KCLEDGFLTHLSKECGAHSEDAVCTKAFETLENVLKM", true}};
   index->modifications = {
       {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true}};
+  // Staged owning copies, sorted by mass, then appended (the index keeps views' data in its
+  // own columns).
+  struct Staged {
+    std::string sequence;
+    std::vector<PlacedModification> modifications;
+    PeptideOccurrence occurrence;
+    double mass_da = 0.0;
+    bool decoy = false;
+  };
+  std::vector<Staged> staged;
   auto add = [&](const std::string& seq, bool decoy, uint32_t protein, uint32_t start) {
-    Peptide p;
+    Staged p;
     p.sequence = seq;
     p.decoy = decoy;
-    p.neutral_mass_da = mass::peptide_mass(seq);
+    p.mass_da = mass::peptide_mass(seq);
     for (size_t i = 0; i < seq.size(); ++i) {
       if (seq[i] == 'C') {
         p.modifications.push_back({static_cast<int16_t>(i), 0});
-        p.neutral_mass_da += 57.021464;
+        p.mass_da += 57.021464;
       }
     }
-    p.occurrences.push_back({protein, start});
-    index->peptides.push_back(p);
+    p.occurrence = {protein, start};
+    staged.push_back(p);
   };
   add("LVNELTEFAK", false, 0, 2);
   add("TCVADESHAGCEK", false, 0, 12);
@@ -40,9 +50,17 @@ std::shared_ptr<const PeptideIndex> small_index() {
   add("ECGAHSEDAVCTK", true, 1, 13);
   // Isobaric with LVNELTEFAK (same composition): competes in the precursor window.
   add("VLNELTEFAK", true, 1, 0);
-  std::sort(index->peptides.begin(), index->peptides.end(), [](const Peptide& a, const Peptide& b) {
-    return a.neutral_mass_da < b.neutral_mass_da;
-  });
+  std::stable_sort(staged.begin(), staged.end(),
+                   [](const Staged& a, const Staged& b) { return a.mass_da < b.mass_da; });
+  for (const Staged& s : staged) {
+    Peptide p;
+    p.sequence = s.sequence;
+    p.modifications = s.modifications;
+    p.occurrences = {&s.occurrence, 1};
+    p.neutral_mass_da = s.mass_da;
+    p.decoy = s.decoy;
+    index->append(p);
+  }
   return index;
 }
 

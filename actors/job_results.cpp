@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/json_text.hpp"
 #include "io/result_writer.hpp"
 #include "io/zstd_stream.hpp"
 
@@ -43,47 +44,6 @@ const Format& find_format(const std::string& key) {
     if (key == f.key) return f;
   }
   throw std::runtime_error("unknown output format '" + key + "' (expected tsv, mzid, pepxml, pin)");
-}
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
-std::string q(const std::string& s) {
-  // Built by appending: `"\"" + std::string&&` trips GCC 12's false -Wrestrict (PR105329).
-  std::string out = "\"";
-  out += json_escape(s);
-  out += '"';
-  return out;
 }
 
 std::string num(double v) {
@@ -194,8 +154,8 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   std::ostringstream j;
   j << "{\n";
   j << "  \"software\": \"ionflow\",\n";
-  j << "  \"version\": " << q(ionflow_version()) << ",\n";
-  j << "  \"job_id\": " << q(spec.id) << ",\n";
+  j << "  \"version\": " << json_quote(ionflow_version()) << ",\n";
+  j << "  \"job_id\": " << json_quote(spec.id) << ",\n";
   j << "  \"parameters\": "
     << (spec.effective_parameters_json.empty() ? std::string("{}") : spec.effective_parameters_json)
     << ",\n";
@@ -203,8 +163,8 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   bool first = true;
   auto input = [&](const std::string& path, const char* kind) {
     auto it = s.input_sha256.find(path);
-    j << (first ? "\n" : ",\n") << "    {\"path\": " << q(path) << ", \"kind\": \"" << kind
-      << "\", \"sha256\": " << q(it == s.input_sha256.end() ? "" : it->second) << "}";
+    j << (first ? "\n" : ",\n") << "    {\"path\": " << json_quote(path) << ", \"kind\": \"" << kind
+      << "\", \"sha256\": " << json_quote(it == s.input_sha256.end() ? "" : it->second) << "}";
     first = false;
   };
   for (const std::string& path : spec.spectra_paths) input(path, "spectra");
@@ -215,7 +175,7 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   j << "    \"spectra_skipped\": {";
   first = true;
   for (const auto& [reason, n] : s.spectra_skipped) {
-    j << (first ? "" : ", ") << q(reason) << ": " << n;
+    j << (first ? "" : ", ") << json_quote(reason) << ": " << n;
     first = false;
   }
   j << "},\n";
@@ -231,7 +191,7 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   j << "    \"stages\": {";
   first = true;
   for (const auto& [name, st] : s.stages) {
-    j << (first ? "\n" : ",\n") << "      " << q(name)
+    j << (first ? "\n" : ",\n") << "      " << json_quote(name)
       << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
       << ", \"bytes\": " << st.bytes << "}";
     first = false;
@@ -240,7 +200,7 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   j << "  \"output_files\": [";
   first = true;
   for (const std::string& f : s.output_files) {
-    j << (first ? "" : ", ") << q(fs::path(f).filename().string());
+    j << (first ? "" : ", ") << json_quote(fs::path(f).filename().string());
     first = false;
   }
   j << "]\n}\n";

@@ -13,6 +13,8 @@
 // accessors throw std::logic_error on a type mismatch (callers check type() first).
 #pragma once
 
+#include "io/json_text.hpp"  // json_quote
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -97,7 +99,5 @@ JsonValue parse_json(std::string_view text);
 // Writes `value` as JSON. indent < 0: compact, one line; otherwise pretty with that many spaces.
 std::string to_json(const JsonValue& value, int indent = -1);
 
-// `text` as a quoted, escaped JSON string (control characters as \u00XX).
-std::string json_quote(std::string_view text);
 
 }  // namespace ionflow

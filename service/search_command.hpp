@@ -28,8 +28,6 @@ struct SearchCommand {
 void set_job_key(JsonValue& message, const std::string& key_path, JsonValue value);
 
 // Runs the command; returns the process exit code. Messages go to stderr / spdlog.
-// After a successful search it does not return: it flushes and ends the process with exit code 0
-// (std::_Exit), skipping the teardown of the peptide index. Call it only from main().
 int run_search_command(const SearchCommand& command);
 
 }  // namespace ionflow

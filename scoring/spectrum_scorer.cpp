@@ -33,7 +33,7 @@
 // Measured (perf/tool_core_search, demo settings, target PSMs at 1% FDR before rescoring):
 //   −log10 E of hyperscore alone 46/47/35 on BSA1/2/3, of XCorr alone 68/29/24, combined
 //   60/48/34; Ecoli 86, 80, 88 (with 1000 null peptides).
-// Null size (perf/tool_scorer_speed, PSMs at 1% FDR after rescoring, BSA1/BSA2/BSA3/Ecoli, and
+// Null size (perf/tool_core_search, PSMs at 1% FDR after rescoring, BSA1/BSA2/BSA3/Ecoli, and
 // the first 20,000 queries of the scale set against the 4.50 M-peptide human-size database;
 // scorer thread-CPU queries/s on the loaded shared 2-core machine, ±10%):
 //   1000: 63/48/43/88, scale 951 PSMs, ~3,000-3,200 q/s per core on the scale slice

@@ -5,9 +5,12 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "service/client.hpp"
@@ -158,7 +161,27 @@ int main(int argc, char** argv) {
   auto* o_count = sc->add_option("count", scorer_count, "New scorer count");
   add_server(sc);
 
-  CLI11_PARSE(app, argc, argv);
+  // Usage errors exit 2 (as bad job files do), not with CLI11's own codes; --help and --version
+  // exit 0. A first word that is no command is named, rather than "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string_view word = argv[1];
+    bool known = false;
+    for (const auto* cmd : app.get_subcommands([](CLI::App*) { return true; }))
+      known = known || cmd->get_name() == word;
+    if (!known) {
+      fmt::print(stderr,
+                 "ionflow: unknown command '{}' (expected search, serve, submit, status, "
+                 "cancel or scorers; see ionflow --help)\n",
+                 word);
+      return 2;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
   set_log_level(log_level);
 
   if (*s) {

@@ -1,5 +1,6 @@
 #include "scoring/modified_forms.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -177,6 +178,39 @@ void ModificationPlacer::place(std::string_view sequence, bool protein_n_term, b
     }
   };
   recurse(recurse, 0);
+}
+
+uint64_t ModificationPlacer::form_count_bound(std::string_view sequence) const {
+  if (sequence.empty()) return 1;
+  constexpr uint64_t kSaturated = uint64_t{1} << 62;
+  // ways[k]: subsets of k positions seen so far, weighted by the modifications per position.
+  thread_local std::vector<uint64_t> ways;
+  const auto depth = static_cast<size_t>(max_variable_);
+  ways.assign(depth + 1, 0);
+  ways[0] = 1;
+  auto add_position = [&](uint64_t choices) {
+    if (choices == 0) return;
+    for (size_t k = depth; k >= 1; --k) {
+      const uint64_t prev = ways[k - 1];
+      uint64_t extra = prev > kSaturated / choices ? kSaturated : prev * choices;
+      ways[k] = std::min(kSaturated, ways[k] + extra);
+    }
+  };
+  auto terminal_choices = [&](const std::vector<uint16_t>& mods, char residue) {
+    uint64_t n = 0;
+    for (uint16_t index : mods) n += terminal_matches(all_[index], residue) ? 1 : 0;
+    return n;
+  };
+  add_position(terminal_choices(variable_n_, sequence.front()));
+  for (char c : sequence) {
+    const int r = residue_slot(c);
+    if (r < 0 || fixed_residue_[r] >= 0) continue;
+    add_position(variable_residue_[r].size());
+  }
+  add_position(terminal_choices(variable_c_, sequence.back()));
+  uint64_t total = 0;
+  for (uint64_t w : ways) total = std::min(kSaturated, total + w);
+  return total;
 }
 
 std::vector<std::vector<PlacedModification>> ModificationPlacer::forms(std::string_view sequence,

@@ -57,6 +57,12 @@ class ModificationPlacer {
   void place(std::string_view sequence, bool protein_n_term, bool protein_c_term,
              ModifiedForms& out) const;
 
+  // An upper bound on the number of forms place() makes for `sequence` at any protein position
+  // (protein-terminal modifications counted as allowed): the count of subsets of the variable
+  // candidates with at most one per position and at most max_variable_modifications of them.
+  // Saturates at 2^62. O(length * max_variable_modifications); allocates nothing.
+  uint64_t form_count_bound(std::string_view sequence) const;
+
   // Convenience for tests and tools: each form as its own vector.
   std::vector<std::vector<PlacedModification>> forms(std::string_view sequence,
                                                      bool protein_n_term = false,

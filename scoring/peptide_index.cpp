@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "scoring/decoy.hpp"
 #include "scoring/digest.hpp"
@@ -201,7 +202,14 @@ void PeptideIndex::assign_columns(std::vector<double> masses, std::vector<Peptid
 }
 
 std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> proteins,
-                                                        const SearchParameters& params) {
+                                                        const SearchParameters& params,
+                                                        const std::atomic<bool>* cancel,
+                                                        PeptideIndexLimits limits) {
+  auto check_cancel = [cancel](size_t step) {
+    if (cancel != nullptr && (step & 1023) == 0 && cancel->load(std::memory_order_relaxed)) {
+      throw BuildCancelled();
+    }
+  };
   const DatabaseParameters& db = params.database;
   validate(db);
   const Enzyme enzyme(db.enzyme);
@@ -247,6 +255,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
     records.push_back(r);
   };
   for (size_t i = 0; i < proteins.size(); ++i) {
+    check_cancel(i);
     const Protein& protein = proteins[i];
     const bool generated = i >= input_count;
     if (protein.is_decoy && !generated && generate) continue;  // FASTA decoys replaced
@@ -285,6 +294,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
   std::vector<GroupForm> group_forms;
   std::vector<PlacedModification> group_placed;
   ModifiedForms forms;
+  std::unordered_multimap<uint64_t, size_t> form_by_hash;  // placements hash -> group_forms index
   std::string sequence;
   auto class_of = [&](const Record& r) {
     if (!by_terminus) return 0;
@@ -300,38 +310,56 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
     const double base_mass = mass::peptide_mass(sequence);
     unsigned present = 0;
     for (size_t r = begin; r < end; ++r) present |= 1u << class_of(records[r]);
+    const int present_count = __builtin_popcount(present);
+    int classes_seen = 0;
+    if (present_count > 1) form_by_hash.clear();
     for (int cls = 0; cls < 4; ++cls) {
       if (!(present & (1u << cls))) continue;
+      if (classes_seen > 0) check_cancel(0);
       placer.place(sequence, (cls & 1) != 0, (cls & 2) != 0, forms);
       for (const auto& form : forms.forms) {
         const double mass = base_mass + form.mass_delta_da;
         if (mass < db.peptide_min_mass_da || mass > db.peptide_max_mass_da) continue;
         const PlacedModification* placed = forms.placed.data() + form.first;
+        // Forms of one class are distinct; only another class can repeat one. Look it up
+        // by the hash of its placements (a linear search was quadratic in the forms).
+        uint64_t hash = 1469598103934665603ull;
+        for (uint32_t k = 0; k < form.count; ++k) {
+          hash = (hash ^ static_cast<uint16_t>(placed[k].position)) * 1099511628211ull;
+          hash = (hash ^ placed[k].modification) * 1099511628211ull;
+        }
         GroupForm* match = nullptr;
-        for (auto& candidate : group_forms) {
-          if (candidate.count == form.count &&
-              std::equal(placed, placed + form.count, group_placed.begin() + candidate.first,
-                         [](const PlacedModification& x, const PlacedModification& y) {
-                           return x.position == y.position && x.modification == y.modification;
-                         })) {
-            match = &candidate;
-            break;
+        if (classes_seen > 0) {
+          auto [lo, hi] = form_by_hash.equal_range(hash);
+          for (auto it = lo; it != hi && match == nullptr; ++it) {
+            GroupForm& candidate = group_forms[it->second];
+            if (candidate.count == form.count &&
+                std::equal(placed, placed + form.count, group_placed.begin() + candidate.first,
+                           [](const PlacedModification& x, const PlacedModification& y) {
+                             return x.position == y.position && x.modification == y.modification;
+                           })) {
+              match = &candidate;
+            }
           }
         }
         if (match == nullptr) {
+          if (present_count > 1) form_by_hash.emplace(hash, group_forms.size());
           group_forms.push_back({static_cast<uint32_t>(group_placed.size()), form.count, mass, 0});
           group_placed.insert(group_placed.end(), placed, placed + form.count);
           match = &group_forms.back();
         }
         match->classes = static_cast<uint8_t>(match->classes | (1u << cls));
       }
+      ++classes_seen;
     }
   };
   // Calls fn(begin, kept_end, group_end) per group; [begin, kept_end) are the kept records:
   // targets sort first, so a target in the group drops its decoys (target wins).
   auto for_each_group = [&](auto&& fn) {
     size_t begin = 0;
+    size_t groups = 0;
     while (begin < records.size()) {
+      check_cancel(groups++);
       size_t end = begin + 1;
       while (end < records.size() && residues.compare(records[begin], records[end]) == 0) ++end;
       const bool decoy = (records[begin].flags & kDecoy) != 0;
@@ -354,6 +382,32 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
       fn(rec);
     }
   };
+
+  // Guard: an upper bound on the forms, from the sequences alone (nothing placed yet).
+  {
+    uint64_t bound = 0;
+    size_t sequences = 0;
+    for_each_group([&](size_t begin, size_t) {
+      ++sequences;
+      const Record& first = records[begin];
+      sequence.resize(first.length);
+      for (uint32_t i = 0; i < first.length; ++i) sequence[i] = residues.at(first, i);
+      bound += placer.form_count_bound(sequence);
+      if (bound > limits.max_peptide_forms) {
+        std::string names;
+        for (const auto& m : db.variable_modifications) {
+          names += (names.empty() ? "" : ", ") + m.name;
+        }
+        throw std::invalid_argument(
+            "the peptide index would hold more than " + std::to_string(limits.max_peptide_forms) +
+            " peptide forms (already " + std::to_string(bound) + " after " +
+            std::to_string(sequences) + " of the sequences; max_variable_mods " +
+            std::to_string(db.max_variable_modifications) + " with " +
+            std::to_string(db.variable_modifications.size()) + " variable modifications: " + names +
+            "); lower database.max_variable_mods or remove variable modifications");
+      }
+    });
+  }
 
   // First pass: exact column sizes, so that each column is allocated once.
   size_t total = 0, total_residues = 0, total_placed = 0, total_occurrences = 0;

@@ -2,7 +2,9 @@
 
 #include <sys/resource.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -142,7 +144,7 @@ void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms,
       out.close();
     } else {
       std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) throw std::runtime_error("cannot create " + tmp);
+      if (!out) throw std::runtime_error("cannot create " + tmp + ": " + std::strerror(errno));
       format.write(out, psms, context);
       out.close();
       if (!out) throw std::runtime_error("cannot write " + tmp);
@@ -206,7 +208,7 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   j << "]\n}\n";
   std::string tmp = pending.add(spec.output_directory, "results.json");
   std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot create " + tmp);
+  if (!out) throw std::runtime_error("cannot create " + tmp + ": " + std::strerror(errno));
   out << j.str();
   out.close();
   if (!out) throw std::runtime_error("cannot write " + tmp);

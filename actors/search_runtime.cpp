@@ -3,11 +3,15 @@
 // JobFailure, stops the actors and cleans up).
 #include "actors/search_runtime.hpp"
 
+#include <fcntl.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <caf/all.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -36,7 +40,8 @@ int usable_cores() {
 // Reads the FASTA file sequentially (decompressing gzip/zstd), checksums the bytes on disk,
 // parses it and builds the peptide index. Throws (ParseError, std::runtime_error, ...).
 std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::string& sha256_hex,
-                                                  StageStats& stats) {
+                                                  StageStats& stats,
+                                                  const std::atomic<bool>* cancel) {
   BusyTimer timer;
   std::ifstream in(job.fasta_path, std::ios::binary);
   if (!in) throw std::runtime_error(job.fasta_path + ": cannot open protein database");
@@ -61,7 +66,20 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   options.tag_is_suffix = job.search.database.decoy_tag_is_suffix;
   std::vector<Protein> proteins = parse_fasta(content, job.fasta_path, options);
   std::string().swap(content);
-  auto index = build_peptide_index(std::move(proteins), job.search);
+  if (cancel != nullptr && cancel->load()) throw BuildCancelled();
+  const size_t protein_count = proteins.size();
+  std::shared_ptr<const PeptideIndex> index;
+  try {
+    index = build_peptide_index(std::move(proteins), job.search, cancel);
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error(
+        "out of memory while building the peptide index (" + std::to_string(protein_count) +
+        " proteins from " + job.fasta_path + ", max_variable_mods " +
+        std::to_string(job.search.database.max_variable_modifications) + " with " +
+        std::to_string(job.search.database.variable_modifications.size()) +
+        " variable modifications); lower database.max_variable_mods, remove variable "
+        "modifications or search a smaller database");
+  }
   stats.items = index->size();
   stats.busy_seconds = timer.seconds();
   return index;
@@ -86,6 +104,17 @@ void validate(JobSpec& job) {
     throw JobError("job " + job.id + ": cannot create output directory " + job.output_directory +
                    ": " + ec.message());
   }
+  // Probe now that files can be made there, rather than after the whole search.
+  const std::string probe = (std::filesystem::path(job.output_directory) /
+                             (".ionflow-probe-" + std::to_string(::getpid()) + "-" + job.id))
+                                .string();
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) {
+    throw JobError("job " + job.id + ": output directory " + job.output_directory +
+                   " is not writable: " + std::strerror(errno));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
   if (!job.temp_directory.empty()) std::filesystem::create_directories(job.temp_directory, ec);
 }
 
@@ -163,7 +192,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     database.from = "database";
     std::string fasta_sha;
     StageStats stats;
-    auto index = load_database(job, fasta_sha, stats);
+    auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr);
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
     scoring->params = job.search;
@@ -173,6 +202,8 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     database.peptides_in_index = index->size();
     self->send(actors.writer, std::move(database));
     self->send(actors.splitter, IndexReady{key, index->size(), stats});
+  } catch (const BuildCancelled&) {
+    cancelled = true;
   } catch (const std::exception& e) {
     error = e.what();
   }

@@ -11,15 +11,12 @@
 
 #include "io/mgf_reader.hpp"
 #include "io/parse_error.hpp"
+#include "io_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << path;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using io_testing::read_file;
 
 std::string mgf_excerpt() {
   return read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf");

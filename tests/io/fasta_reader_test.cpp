@@ -7,15 +7,12 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include "io_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << path;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using io_testing::read_file;
 
 size_t count_decoys(const std::vector<Protein>& proteins) {
   return std::count_if(proteins.begin(), proteins.end(),

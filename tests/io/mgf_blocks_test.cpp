@@ -6,15 +6,12 @@
 #include <iterator>
 
 #include "io/mgf_reader.hpp"
+#include "io_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << path;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using io_testing::read_file;
 
 struct Parsed {
   std::vector<RawSpectrum> spectra;

@@ -7,15 +7,12 @@
 #include <iterator>
 
 #include "io/decompression.hpp"
+#include "io_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << path;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using io_testing::read_file;
 
 TEST(SpectrumReaderFormat, DetectsMzmlFromXmlStart) {
   EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?>"), PeakListFormat::kMzML);

@@ -1,12 +1,14 @@
 // Sha256: streaming SHA-256 (FIPS 180-4) of a byte stream, so the reader actor can checksum each
-// input file while it reads it (one pass, no second read).
+// input file while it reads it (one pass, no second read). The digest itself is OpenSSL's
+// (libcrypto EVP, which uses the CPU's SHA extensions where present: ~1.5 GB/s here against
+// ~250 MB/s for a portable C++ loop) — a well-kept library, not our code.
 //
 // Contract: update() with consecutive chunks of any size, then hex_digest() once; the object is
-// then spent (call reset() to reuse). Not thread-safe; one per stream. Never throws.
+// then spent (call reset() to reuse). Not thread-safe; one per stream. Throws std::bad_alloc
+// only if OpenSSL cannot allocate its context (construction); update/hex_digest never throw.
 #pragma once
 
-#include <array>
-#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,7 +16,13 @@ namespace ionflow {
 
 class Sha256 {
  public:
-  Sha256() { reset(); }
+  Sha256();
+  ~Sha256();
+  Sha256(Sha256&&) noexcept;
+  Sha256& operator=(Sha256&&) noexcept;
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+
   void reset();
   // Appends `bytes` to the message.
   void update(std::string_view bytes);
@@ -22,11 +30,8 @@ class Sha256 {
   std::string hex_digest();
 
  private:
-  void compress(const unsigned char* block64);
-  std::array<uint32_t, 8> state_{};
-  std::array<unsigned char, 64> buffer_{};
-  uint64_t length_bytes_ = 0;
-  size_t buffered_ = 0;
+  struct Context;
+  std::unique_ptr<Context> context_;
 };
 
 // SHA-256 of a whole string, hex.

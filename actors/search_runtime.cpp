@@ -38,10 +38,12 @@ int usable_cores() {
 }
 
 // Reads the FASTA file sequentially (decompressing gzip/zstd), checksums the bytes on disk,
-// parses it and builds the peptide index. Throws (ParseError, std::runtime_error, ...).
+// parses it and builds the peptide index on `build_threads` threads. Throws (ParseError,
+// std::runtime_error, ...).
 std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::string& sha256_hex,
                                                   StageStats& stats,
-                                                  const std::atomic<bool>* cancel) {
+                                                  const std::atomic<bool>* cancel,
+                                                  int build_threads) {
   BusyTimer timer;
   std::ifstream in(job.fasta_path, std::ios::binary);
   if (!in) throw std::runtime_error(job.fasta_path + ": cannot open protein database");
@@ -70,7 +72,9 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   const size_t protein_count = proteins.size();
   std::shared_ptr<const PeptideIndex> index;
   try {
-    index = build_peptide_index(std::move(proteins), job.search, cancel);
+    PeptideIndexLimits limits;
+    limits.threads = build_threads;
+    index = build_peptide_index(std::move(proteins), job.search, cancel, limits);
   } catch (const std::bad_alloc&) {
     throw std::runtime_error(
         "out of memory while building the peptide index (" + std::to_string(protein_count) +
@@ -192,7 +196,10 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     database.from = "database";
     std::string fasta_sha;
     StageStats stats;
-    auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr);
+    // The build is compute: it may use every licensed core (the scorers wait for it anyway).
+    const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));
+    auto index =
+        load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr, build_threads);
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
     scoring->params = job.search;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/chunk_size.hpp"
 #include "actors/job_results.hpp"
 #include "actors/pipeline.hpp"
 #include "io/decompression.hpp"
@@ -366,12 +367,10 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         st.finished = true;
         st.stats.busy_seconds += timer.seconds();
         uint64_t total = st.runs->stats().queries;
-        uint32_t chunk = std::max<uint32_t>(1, st.ctx->spec.chunk_size);
         st.ctx->update_progress(
-            [total, chunk](JobProgress& p) {
+            [total](JobProgress& p) {
               p.stage = "scoring";
               p.queries = total;
-              p.chunks_total = (total + chunk - 1) / chunk;
             },
             true);
         self->send(st.splitter, SortedReady{st.ctx->key, total});
@@ -420,6 +419,7 @@ struct SplitterState {
   bool finished = false;
   bool failed = false;
   uint64_t next_seq = 0;
+  uint32_t chunk_size = 1;  // effective_chunk_size, set when the queries are sorted
   uint32_t in_flight = 0;
   uint64_t chunks_done = 0;
   uint64_t queries_scored = 0;
@@ -491,7 +491,7 @@ void splitter_pump(SplitterActor* self) {
   if (st.ctx->aborted || st.ctx->cancel_requested()) return;
   if (st.in_flight >= max_chunks_in_flight(st)) return;
   st.pulling = true;
-  uint32_t chunk_size = std::max<uint32_t>(1, st.ctx->spec.chunk_size);
+  const uint32_t chunk_size = st.chunk_size;
   self->request(st.sorter, kSorterTimeout, NextQueries{st.ctx->key, chunk_size})
       .then(
           [self, chunk_size](QueryBatch& batch) {
@@ -527,10 +527,15 @@ caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, c
         self->state.index_ready = true;
         splitter_pump(self);
       },
-      [self](SortedReady&) {
+      [self](SortedReady& sorted) {
         auto& st = self->state;
         st.sorter = caf::actor_cast<caf::actor>(self->current_sender());
         st.sorted_ready = true;
+        const uint64_t total = sorted.queries;
+        const uint32_t chunk = st.chunk_size =
+            effective_chunk_size(total, st.ctx->spec.chunk_size, st.ctx->scorer_count());
+        st.ctx->update_progress(
+            [total, chunk](JobProgress& p) { p.chunks_total = (total + chunk - 1) / chunk; }, true);
         splitter_pump(self);
       },
   };

@@ -24,41 +24,42 @@ struct JobSpec {
   SearchParameters search;
 
   // Pipeline settings.
-  int licensed_cores = 0;       // cap on scorers; 0 = the cores this process may use
-  int scorers = 0;              // 0 = min(licensed_cores, usable cores)
-  int parsers = 1;              // 1..4
-  uint32_t chunk_size = 1000;   // queries per chunk (Mascot's SplitNumberOfQueries)
-  uint32_t block_size_bytes = 4u << 20;      // reader block size
-  uint32_t max_blocks_in_flight = 8;         // reader backpressure bound
-  uint32_t max_chunks_in_flight = 0;         // 0 = 2 * scorers
-  uint64_t sorter_memory_budget_bytes = 1ull << 30;  // spill sorted runs beyond this
-  std::string temp_directory;   // for sorter spills; "" = output_directory
+  int licensed_cores = 0;      // cap on scorers; 0 = the cores this process may use
+  int scorers = 0;             // 0 = min(licensed_cores, usable cores)
+  int parsers = 1;             // 1..4
+  uint32_t chunk_size = 1000;  // max queries per chunk (Mascot's SplitNumberOfQueries); small
+                               // jobs get smaller chunks (actors/chunk_size.hpp)
+  uint32_t block_size_bytes = 4u << 20;               // reader block size
+  uint32_t max_blocks_in_flight = 8;                  // reader backpressure bound
+  uint32_t max_chunks_in_flight = 0;                  // 0 = 2 * scorers
+  uint64_t sorter_memory_budget_bytes = 1ull << 30;   // spill sorted runs beyond this
+  std::string temp_directory;                         // for sorter spills; "" = output_directory
   std::vector<std::string> output_formats = {"tsv"};  // tsv, mzid, pepxml, pin
-  bool zstd = false;            // compress result files with zstd
-  int priority = 0;             // service scheduling, higher first
+  bool zstd = false;                                  // compress result files with zstd
+  int priority = 0;                                   // service scheduling, higher first
 
   std::string effective_parameters_json;  // every key resolved, echoed into results.json
 };
 
 struct StageStats {
   double busy_seconds = 0.0;
-  uint64_t items = 0;   // blocks, spectra, queries, chunks or PSMs, per stage
+  uint64_t items = 0;  // blocks, spectra, queries, chunks or PSMs, per stage
   uint64_t bytes = 0;
 };
 
 struct JobSummary {
-  uint64_t spectra_read = 0;       // every spectrum seen in the inputs, any MS level
+  uint64_t spectra_read = 0;  // every spectrum seen in the inputs, any MS level
   std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
-  uint64_t spectra_searched = 0;   // spectra with at least one query scored
+  uint64_t spectra_searched = 0;                    // spectra with at least one query scored
   uint64_t queries = 0;
-  uint64_t psms = 0;               // PSMs written (all ranks, targets and decoys)
-  uint64_t psms_at_1pct = 0;       // target rank-1 PSMs with spectrum_q <= 0.01
+  uint64_t psms = 0;          // PSMs written (all ranks, targets and decoys)
+  uint64_t psms_at_1pct = 0;  // target rank-1 PSMs with spectrum_q <= 0.01
   uint64_t peptides_at_1pct = 0;
   uint64_t proteins_at_1pct = 0;
   uint64_t peptides_in_index = 0;
   double wall_seconds = 0.0;
   uint64_t peak_rss_bytes = 0;
-  std::map<std::string, StageStats> stages;  // "reader", "parser", "sorter", ...
+  std::map<std::string, StageStats> stages;         // "reader", "parser", "sorter", ...
   std::map<std::string, std::string> input_sha256;  // path -> checksum
   std::vector<std::string> output_files;
 };

@@ -3,6 +3,7 @@
 // committed excerpts in tests/data. Results must be byte-identical whatever the number of
 // scorers, parsers, chunk size, sorter budget or scorer resizing during the job.
 #include "actors/search_runtime.hpp"
+#include "actors/chunk_size.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -135,7 +136,10 @@ TEST_F(SearchRuntimeTest, EcoliReferenceCountsAndChecksums) {
   EXPECT_EQ(s.stages.at("parser").items, 139u);
   EXPECT_EQ(s.stages.at("sorter").items, s.queries);
   EXPECT_EQ(s.stages.at("scorer").items, s.queries);
-  EXPECT_EQ(s.stages.at("splitter").items, 1u);  // 1 chunk of <= 1000 queries
+  // 139 queries: chunks of effective_chunk_size queries (35 for 1 scorer), not 1 of 139.
+  const uint32_t chunk = effective_chunk_size(s.queries, 1000, 1);  // the reference: 1 scorer
+  EXPECT_EQ(s.stages.at("splitter").items, (s.queries + chunk - 1) / chunk);
+  EXPECT_GT(s.stages.at("splitter").items, 1u);
   EXPECT_GT(s.peak_rss_bytes, 0u);
 }
 
@@ -167,7 +171,8 @@ TEST_F(SearchRuntimeTest, FourScorersAndChunkSizes1And7And1000GiveIdenticalResul
     EXPECT_EQ(results_tsv(job), reference().tsv) << "chunk size " << chunk;
     EXPECT_EQ(s.psms, reference().summary.psms);
     EXPECT_EQ(s.psms_at_1pct, reference().summary.psms_at_1pct);
-    EXPECT_EQ(s.stages.at("splitter").items, (s.queries + chunk - 1) / chunk);
+    const uint32_t effective = effective_chunk_size(s.queries, chunk, 4);
+    EXPECT_EQ(s.stages.at("splitter").items, (s.queries + effective - 1) / effective);
   }
 }
 

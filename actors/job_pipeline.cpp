@@ -220,6 +220,9 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
     fp.head += plain;
     // Enough bytes to tell mzML from MGF, or the whole file.
     if (fp.head.size() < 512 && !block.last) return;
+    if (fp.head.find_first_not_of(" \t\r\n") == std::string::npos) {
+      throw ParseError(path, 0, 0, "empty file: no mzML or MGF content");
+    }
     fp.reader = make_spectrum_reader(detect_peak_list_format(fp.head), path, block.file_index);
     fp.reader->feed(fp.head, spectra);
     fp.head.clear();

@@ -68,6 +68,10 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   options.tag_is_suffix = job.search.database.decoy_tag_is_suffix;
   std::vector<Protein> proteins = parse_fasta(content, job.fasta_path, options);
   std::string().swap(content);
+  if (proteins.empty()) {
+    throw std::runtime_error(job.fasta_path +
+                             ": no protein entries (an empty file, or no line starting with '>')");
+  }
   if (cancel != nullptr && cancel->load()) throw BuildCancelled();
   const size_t protein_count = proteins.size();
   std::shared_ptr<const PeptideIndex> index;

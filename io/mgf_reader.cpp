@@ -11,6 +11,24 @@ namespace ionflow {
 
 namespace {
 
+// `text` for an error message: bytes outside printable ASCII as \xNN, so that a binary file
+// (a .raw renamed .mgf, a gzip without its magic) does not put control bytes in the log.
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
 // Skip reasons, the keys of ReadStats::skipped.
 constexpr const char* kBadPeakLine = "bad peak line";
 constexpr const char* kBadPepmass = "bad PEPMASS";
@@ -240,7 +258,7 @@ class MgfReader final : public SpectrumReader {
           throw ParseError(file_name_, offset_, line_no_,
                            "not MGF: expected BEGIN IONS, a KEY=value parameter or a comment, "
                            "found \"" +
-                               std::string(s.substr(0, 40)) + "\"");
+                               printable(s.substr(0, 40)) + "\"");
         } else {
           state_ = State::kOrphan;  // a block whose BEGIN IONS is missing
         }
@@ -383,9 +401,9 @@ class MgfReader final : public SpectrumReader {
     split_parameter(s, key, value);
     if (iequals(key, "CHARGE")) {
       if (!parse_charges(value, default_charges_)) {
-        throw ParseError(file_name_, offset_, line_no_,
-                         "file-level CHARGE: expected e.g. 2+ or 2+ and 3+, found \"" +
-                             std::string(value) + "\"");
+        throw ParseError(
+            file_name_, offset_, line_no_,
+            "file-level CHARGE: expected e.g. 2+ or 2+ and 3+, found \"" + printable(value) + "\"");
       }
     }
     // Other file-level parameters (MASS, ITOL, SEARCH, ...) are search settings, not ours.

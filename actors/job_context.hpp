@@ -18,6 +18,7 @@
 
 #include "actors/search_runtime.hpp"
 #include "messages/job.hpp"
+#include "messages/job_events.hpp"
 #include "scoring/peptide_index.hpp"
 #include "scoring/query.hpp"
 #include "scoring/search_parameters.hpp"
@@ -91,5 +92,14 @@ class BusyTimer {
  private:
   std::chrono::steady_clock::time_point start_;
 };
+
+// Adds the work `timer` measured (started at that work's beginning, read now) to `stats`:
+// busy seconds and the activity interval, in `ctx`'s job-relative seconds.
+inline void note_busy(StageStats& stats, const JobContext& ctx, const BusyTimer& timer) {
+  const double busy = timer.seconds();
+  const double end = ctx.elapsed_seconds();
+  stats.busy_seconds += busy;
+  note_active(stats, end - busy, end);
+}
 
 }  // namespace ionflow

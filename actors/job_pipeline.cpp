@@ -138,7 +138,7 @@ void reader_pump(ReaderActor* self) {
       st.handle.reset();
       ++st.file;
     }
-    st.stats.busy_seconds += timer.seconds();
+    note_busy(st.stats, *st.ctx, timer);
     uint64_t read_so_far = st.stats.bytes;
     st.ctx->update_progress([read_so_far](JobProgress& p) { p.bytes_read = read_so_far; });
 
@@ -285,7 +285,7 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
           ack.ok = false;
           return ack;
         }
-        st.stats.busy_seconds += timer.seconds();
+        note_busy(st.stats, *st.ctx, timer);
         if (batch.queries.empty()) return ack;
         auto rp = self->make_response_promise<BlockAck>();
         self->request(st.sorter, kBlockTimeout, std::move(batch))
@@ -352,7 +352,7 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         } catch (const std::exception& e) {
           sorter_fail(self, e);
         }
-        st.stats.busy_seconds += timer.seconds();
+        note_busy(st.stats, *st.ctx, timer);
         uint64_t held = st.runs->stats().queries;
         st.ctx->update_progress([held](JobProgress& p) { p.queries = held; });
         return held;
@@ -368,7 +368,7 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
           return;
         }
         st.finished = true;
-        st.stats.busy_seconds += timer.seconds();
+        note_busy(st.stats, *st.ctx, timer);
         uint64_t total = st.runs->stats().queries;
         st.ctx->update_progress(
             [total](JobProgress& p) {
@@ -391,7 +391,7 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
           batch.queries.clear();
           return batch;
         }
-        st.stats.busy_seconds += timer.seconds();
+        note_busy(st.stats, *st.ctx, timer);
         st.stats.items += batch.queries.size();
         if (batch.queries.size() < request.max_count && !st.reported) {
           st.reported = true;
@@ -471,6 +471,10 @@ void splitter_dispatch(SplitterActor* self, QueryChunk chunk) {
             ++st.chunks_done;
             st.queries_scored += batch.queries_scored;
             st.scorer_stats.busy_seconds += batch.scorer_busy_seconds;
+            {
+              const double end = st.ctx->elapsed_seconds();  // the chunk's result is back
+              note_active(st.scorer_stats, end - batch.scorer_busy_seconds, end);
+            }
             st.scorer_stats.items += batch.queries_scored;
             uint64_t done = st.chunks_done, scored = st.queries_scored;
             st.ctx->update_progress([done, scored](JobProgress& p) {
@@ -506,7 +510,7 @@ void splitter_pump(SplitterActor* self) {
             if (!batch.queries.empty()) {
               st.splitter_stats.items += 1;
               QueryChunk chunk{st.ctx->key, st.next_seq++, std::move(batch.queries)};
-              st.splitter_stats.busy_seconds += timer.seconds();
+              note_busy(st.splitter_stats, *st.ctx, timer);
               splitter_dispatch(self, std::move(chunk));
             }
             splitter_pump(self);
@@ -601,7 +605,7 @@ void writer_finish(WriterActor* self) {
     summary.peptides_in_index = r.peptides_in_index;
     summary.stages = r.stages;
     st.stats.items += psms.size();
-    st.stats.busy_seconds += timer.seconds();
+    note_busy(st.stats, *st.ctx, timer);
     summary.stages["writer"] = st.stats;
     summary.input_sha256 = r.input_sha256;
     for (const std::string& name : result_file_names(spec)) {

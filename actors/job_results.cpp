@@ -195,7 +195,9 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   for (const auto& [name, st] : s.stages) {
     j << (first ? "\n" : ",\n") << "      " << json_quote(name)
       << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
-      << ", \"bytes\": " << st.bytes << "}";
+      << ", \"bytes\": " << st.bytes
+      << ", \"first_active_seconds\": " << num(st.first_active_seconds)
+      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << "}";
     first = false;
   }
   j << "\n    }\n  },\n";

@@ -204,6 +204,10 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));
     auto index =
         load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr, build_threads);
+    {
+      const double end = ctx->elapsed_seconds();
+      note_active(stats, end - stats.busy_seconds, end);
+    }
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
     scoring->params = job.search;

@@ -45,6 +45,11 @@ struct StageStats {
   double busy_seconds = 0.0;
   uint64_t items = 0;  // blocks, spectra, queries, chunks or PSMs, per stage
   uint64_t bytes = 0;
+  // When the stage was at work, in seconds since the job started: from the start of its first
+  // piece of work to the end of its last (< 0: it never ran). With busy_seconds this shows
+  // which stages ran side by side (note_active, overlap_seconds in job_events.hpp).
+  double first_active_seconds = -1.0;
+  double last_active_seconds = -1.0;
 };
 
 struct JobSummary {

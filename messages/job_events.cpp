@@ -1,5 +1,7 @@
 #include "messages/job_events.hpp"
 
+#include <algorithm>
+
 namespace ionflow {
 
 void merge_stage_report(StageReport& into, const StageReport& from) {
@@ -8,6 +10,7 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
     t.busy_seconds += s.busy_seconds;
     t.items += s.items;
     t.bytes += s.bytes;
+    if (s.first_active_seconds >= 0) note_active(t, s.first_active_seconds, s.last_active_seconds);
   }
   into.spectra_read += from.spectra_read;
   into.spectra_searched += from.spectra_searched;
@@ -15,6 +18,22 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
   for (const auto& [reason, n] : from.spectra_skipped) into.spectra_skipped[reason] += n;
   for (const auto& [path, sum] : from.input_sha256) into.input_sha256[path] = sum;
   into.peptides_in_index += from.peptides_in_index;
+}
+
+void note_active(StageStats& s, double start_seconds, double end_seconds) {
+  if (start_seconds < 0) start_seconds = 0;
+  if (end_seconds < start_seconds) end_seconds = start_seconds;
+  if (s.first_active_seconds < 0 || start_seconds < s.first_active_seconds) {
+    s.first_active_seconds = start_seconds;
+  }
+  if (end_seconds > s.last_active_seconds) s.last_active_seconds = end_seconds;
+}
+
+double overlap_seconds(const StageStats& a, const StageStats& b) {
+  if (a.first_active_seconds < 0 || b.first_active_seconds < 0) return 0.0;
+  const double from = std::max(a.first_active_seconds, b.first_active_seconds);
+  const double to = std::min(a.last_active_seconds, b.last_active_seconds);
+  return to > from ? to - from : 0.0;
 }
 
 }  // namespace ionflow

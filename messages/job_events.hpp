@@ -49,7 +49,15 @@ struct JobFailure {
   bool cancelled = false;
 };
 
-// Adds `from`'s statistics and counts into `into` (sums; checksums and stages merged).
+// Adds `from`'s statistics and counts into `into` (sums; checksums and stages merged; activity
+// intervals widened to cover both).
 void merge_stage_report(StageReport& into, const StageReport& from);
+
+// Widens `s`'s activity interval to cover [start_seconds, end_seconds] (job-relative seconds).
+void note_active(StageStats& s, double start_seconds, double end_seconds);
+
+// Seconds during which both stages' activity intervals overlap (0 if either never ran). An
+// interval is from a stage's first to its last work, so idle gaps inside it count as active.
+double overlap_seconds(const StageStats& a, const StageStats& b);
 
 }  // namespace ionflow

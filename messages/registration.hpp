@@ -113,7 +113,8 @@ typename Inspector::result_type inspect(Inspector& f, JobSpec& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageStats& x) {
-  return f(caf::meta::type_name("ionflow::StageStats"), x.busy_seconds, x.items, x.bytes);
+  return f(caf::meta::type_name("ionflow::StageStats"), x.busy_seconds, x.items, x.bytes,
+           x.first_active_seconds, x.last_active_seconds);
 }
 
 template <class Inspector>

@@ -156,13 +156,15 @@ TEST_F(MessagesTest, JobSpecAndSummaryRoundTrip) {
   JobSummary s;
   s.spectra_read = 139;
   s.spectra_skipped = {{"MS level 1", 0}, {"too few peaks", 3}};
-  s.stages["scorer"] = {1.5, 139, 0};
+  s.stages["scorer"] = {1.5, 139, 0, 0.25, 2.0};
   s.input_sha256["/data/BSA1.mzML"] = "ab12";
   s.output_files = {"results.tsv"};
   JobSummary sb = round_trip(s);
   EXPECT_EQ(sb.spectra_read, 139u);
   EXPECT_EQ(sb.spectra_skipped.at("too few peaks"), 3u);
   EXPECT_EQ(sb.stages.at("scorer").busy_seconds, 1.5);
+  EXPECT_EQ(sb.stages.at("scorer").first_active_seconds, 0.25);
+  EXPECT_EQ(sb.stages.at("scorer").last_active_seconds, 2.0);
   EXPECT_EQ(sb.input_sha256.at("/data/BSA1.mzML"), "ab12");
 }
 
@@ -198,4 +200,25 @@ TEST_F(MessagesTest, MessagesCarryTheRegisteredTypeNames) {
 }
 
 }  // namespace
+// Activity intervals: widened by note_active and by merging, overlaps in seconds.
+TEST(StageActivity, NoteMergeAndOverlap) {
+  StageStats reader, scorer;
+  EXPECT_EQ(overlap_seconds(reader, scorer), 0.0);  // neither ran
+  note_active(reader, 0.5, 1.0);
+  note_active(reader, 0.0, 0.25);
+  EXPECT_EQ(reader.first_active_seconds, 0.0);
+  EXPECT_EQ(reader.last_active_seconds, 1.0);
+  note_active(scorer, 0.75, 3.0);
+  EXPECT_DOUBLE_EQ(overlap_seconds(reader, scorer), 0.25);
+  EXPECT_DOUBLE_EQ(overlap_seconds(scorer, reader), 0.25);
+
+  StageReport into, from;
+  into.stages["parser"] = {1.0, 10, 0, 2.0, 4.0};
+  from.stages["parser"] = {0.5, 5, 0, 1.0, 3.0};
+  merge_stage_report(into, from);
+  EXPECT_EQ(into.stages["parser"].busy_seconds, 1.5);
+  EXPECT_EQ(into.stages["parser"].first_active_seconds, 1.0);
+  EXPECT_EQ(into.stages["parser"].last_active_seconds, 4.0);
+}
+
 }  // namespace ionflow

@@ -4,6 +4,7 @@
 // scorers, parsers, chunk size, sorter budget or scorer resizing during the job.
 #include "actors/search_runtime.hpp"
 #include "actors/chunk_size.hpp"
+#include "messages/job_events.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -140,6 +141,18 @@ TEST_F(SearchRuntimeTest, EcoliReferenceCountsAndChecksums) {
   const uint32_t chunk = effective_chunk_size(s.queries, 1000, 1);  // the reference: 1 scorer
   EXPECT_EQ(s.stages.at("splitter").items, (s.queries + chunk - 1) / chunk);
   EXPECT_GT(s.stages.at("splitter").items, 1u);
+  // Activity intervals: every stage ran inside the job's wall time; scoring starts only once
+  // the index is built, and only after every spectrum was read (the sorter needs them all), so
+  // reading and scoring never overlap.
+  for (const auto& [name, st] : s.stages) {
+    EXPECT_GE(st.first_active_seconds, 0.0) << name;
+    EXPECT_LE(st.first_active_seconds, st.last_active_seconds) << name;
+    EXPECT_LE(st.last_active_seconds, s.wall_seconds + 0.01) << name;
+  }
+  EXPECT_GE(s.stages.at("scorer").first_active_seconds,
+            s.stages.at("database").last_active_seconds);
+  EXPECT_GE(s.stages.at("scorer").first_active_seconds, s.stages.at("reader").last_active_seconds);
+  EXPECT_EQ(overlap_seconds(s.stages.at("reader"), s.stages.at("scorer")), 0.0);
   EXPECT_GT(s.peak_rss_bytes, 0u);
 }
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "service/summary_report.hpp"
@@ -43,6 +44,18 @@ bool Scheduler::stopping() const {
 int Scheduler::running_jobs() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return static_cast<int>(running_.size());
+}
+
+uint64_t Scheduler::backlog_chunks() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t chunks = 0;
+  for (const auto& [id, job] : running_) {
+    const JobProgress& p = job->progress;
+    const uint64_t waiting = p.queries > p.queries_scored ? p.queries - p.queries_scored : 0;
+    const uint64_t per = std::max<uint32_t>(1, job->chunk_size);
+    chunks += (waiting + per - 1) / per;
+  }
+  return chunks;
 }
 
 std::optional<JobProgress> Scheduler::progress(const std::string& id) const {
@@ -143,6 +156,10 @@ void Scheduler::run_job(const JobRecord& record) {
     return;
   }
   parsed.spec.id = id;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job->chunk_size = parsed.spec.chunk_size;
+  }
   job->control.on_progress = [this, id, job_ptr = job.get()](const JobProgress& p) {
     auto now = std::chrono::steady_clock::now();
     bool write = false;

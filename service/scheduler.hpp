@@ -50,6 +50,14 @@ class Scheduler {
   // The latest progress of a running job (from the pipeline, not the store).
   std::optional<JobProgress> progress(const std::string& id) const;
   int running_jobs() const;
+  // Jobs that may run at once (Options::concurrent_jobs, at least 1).
+  int concurrent_jobs() const {
+    return options_.concurrent_jobs < 1 ? 1 : options_.concurrent_jobs;
+  }
+  // The scorers' backlog: chunks of the running jobs not scored yet, from each job's latest
+  // progress: ceil((queries - queries_scored) / chunk_size), summed. Queries still being read
+  // count as soon as the sorter holds them; queued jobs do not count (they have no chunks yet).
+  uint64_t backlog_chunks() const;
   void stop(std::chrono::milliseconds grace);
   // Claims no new job from now on (the first step of stop(); running jobs continue).
   void stop_claiming();
@@ -61,6 +69,7 @@ class Scheduler {
   struct Running {
     JobControl control;
     JobProgress progress;
+    uint32_t chunk_size = 1;  // the job's queries per chunk (for backlog_chunks)
     std::chrono::steady_clock::time_point last_store_update{};
     bool requeue_on_cancel = false;
   };

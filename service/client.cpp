@@ -14,7 +14,6 @@
 
 namespace ionflow {
 
-
 namespace {
 
 struct Answer {
@@ -28,6 +27,7 @@ Answer call(const ClientOptions& options, const std::string& method, const std::
   httplib::Client client(options.server);
   client.set_connection_timeout(5, 0);
   client.set_read_timeout(60, 0);
+  if (!options.token.empty()) client.set_bearer_token_auth(options.token);
   auto send = [&]() -> httplib::Result {
     if (method == "POST") return client.Post(path, body, "application/json");
     if (method == "PUT") return client.Put(path, body, "application/json");
@@ -163,13 +163,21 @@ int client_cancel(const ClientOptions& options, const std::string& job_id) {
 int client_scorers(const ClientOptions& options, std::optional<int> new_count) {
   Answer a = new_count
                  ? call(options, "PUT", "/v1/scorers",
-                        to_json(JsonValue(JsonValue::Object{{"scorers", JsonValue(*new_count)}})))
+                        to_json(JsonValue(JsonValue::Object{{"count", JsonValue(*new_count)}})))
                  : call(options, "GET", "/v1/scorers");
   if (a.status != 200) return report_error(options, a);
-  fmt::print("scorers {} (licensed cores {})\n", field(a.body, "scorers"),
-             field(a.body, "licensed_cores"));
+  const JsonValue* autoscaling = a.body.find("autoscaling");
+  const JsonValue* pinned = a.body.find("pinned");
+  std::string scaling;
+  if (autoscaling && autoscaling->type() == JsonValue::Type::kBool && autoscaling->as_bool()) {
+    scaling = fmt::format(
+        ", autoscaling {}-{}, target {}{}", field(a.body, "min_scorers"),
+        field(a.body, "max_scorers"), field(a.body, "target"),
+        pinned && pinned->type() == JsonValue::Type::kBool && pinned->as_bool() ? ", pinned" : "");
+  }
+  fmt::print("scorers {} (licensed cores {}{})\n", field(a.body, "scorers"),
+             field(a.body, "licensed_cores"), scaling);
   return 0;
 }
-
 
 }  // namespace ionflow

@@ -12,6 +12,7 @@ namespace ionflow {
 
 struct ClientOptions {
   std::string server = "http://127.0.0.1:8080";
+  std::string token;  // sent as "Authorization: Bearer <token>" when not empty
 };
 
 int client_submit(const ClientOptions& options, const std::string& job_path, bool wait);

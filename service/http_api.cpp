@@ -10,9 +10,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <random>
+#include <regex>
+#include <string_view>
 #include <thread>
 
+#include "service/api_token.hpp"
 #include "service/job_message.hpp"
 #include "service/summary_report.hpp"
 
@@ -55,6 +59,70 @@ JsonValue parse_or_raw(const std::string& text) {
   }
 }
 
+// The API's routes and the methods each accepts (HEAD and OPTIONS are added to every Allow).
+struct Route {
+  std::regex path;
+  std::vector<std::string> methods;
+};
+
+const std::vector<Route>& known_routes() {
+  static const std::vector<Route> routes = {
+      {std::regex(R"(/v1/jobs)"), {"GET", "POST"}},
+      {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+)"), {"GET", "DELETE"}},
+      {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+/results)"), {"GET"}},
+      {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+/results\.json)"), {"GET"}},
+      {std::regex(R"(/v1/scorers)"), {"GET", "PUT"}},
+      {std::regex(R"(/v1/health)"), {"GET"}},
+      {std::regex(R"(/metrics)"), {"GET"}},
+  };
+  return routes;
+}
+
+// The methods `path` accepts, "GET, HEAD, ..." style; "" if no route has that path.
+std::string allowed_methods(const std::string& path, bool& method_ok, const std::string& method) {
+  for (const auto& route : known_routes()) {
+    if (!std::regex_match(path, route.path)) continue;
+    std::string allow;
+    method_ok = method == "OPTIONS" || (method == "HEAD" && route.methods[0] == "GET");
+    for (const auto& m : route.methods) {
+      allow += (allow.empty() ? "" : ", ") + m;
+      if (m == "GET") allow += ", HEAD";
+      method_ok = method_ok || m == method;
+    }
+    return allow + ", OPTIONS";
+  }
+  method_ok = true;
+  return "";
+}
+
+// Levenshtein distance, for "did you mean" on the few keys of PUT /v1/scorers.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknown_key_message(const std::string& key, const std::vector<std::string>& known) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(3, key.size() / 3 + 1);
+  for (const auto& k : known) {
+    size_t d = edit_distance(key, k);
+    if (d < best_distance) best_distance = d, best = k;
+  }
+  std::string message = key + ": unknown key";
+  if (!best.empty()) message += "; did you mean \"" + best + "\"?";
+  return message;
+}
+
 }  // namespace
 
 struct HttpApi::Impl {
@@ -67,9 +135,46 @@ struct HttpApi::Impl {
   httplib::Server server;
   // The listening socket, captured when cpp-httplib creates it (see widen_listen_backlog).
   int listen_socket = -1;
+  std::unique_ptr<ScorerControl> own_control;  // when Options::scorer_control is null
+  ScorerControl* control = nullptr;
+  // Makes "count the queued jobs, then insert" one step, so max_queued_jobs holds exactly.
+  std::mutex submit_mutex;
 
   Impl(JobStore& s, Scheduler& sc, SearchRuntime& r, const Unimod& u, Metrics& m, Options o)
       : store(s), scheduler(sc), runtime(r), unimod(u), metrics(m), options(std::move(o)) {
+    control = options.scorer_control;
+    if (!control) {
+      own_control = std::make_unique<ScorerControl>(runtime, nullptr, ScorerControl::Options{});
+      control = own_control.get();
+    }
+    // Authentication first, then 405 for a known path with a method it does not accept.
+    server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      const bool open = (req.method == "GET" || req.method == "HEAD") &&
+                        (req.path == "/v1/health" || req.path == "/metrics");
+      if (!options.api_token.empty() && !open &&
+          !bearer_token_matches(req.get_header_value("Authorization"), options.api_token)) {
+        res.set_header("WWW-Authenticate", "Bearer realm=\"ionflow\"");
+        error(res, 401,
+              req.has_header("Authorization")
+                  ? "wrong API token"
+                  : "API token required: send the header Authorization: Bearer <token>");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      bool method_ok = true;
+      const std::string allow = allowed_methods(req.path, method_ok, req.method);
+      if (!allow.empty() && req.method == "OPTIONS") {
+        res.status = 204;
+        res.set_header("Allow", allow);
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (!method_ok) {
+        res.set_header("Allow", allow);
+        error(res, 405,
+              "method " + req.method + " not allowed on " + req.path + " (allowed: " + allow + ")");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
     server.set_payload_max_length(options.max_body_bytes);
     server.set_socket_options([this](socket_t sock) {
       httplib::default_socket_options(sock);
@@ -192,7 +297,25 @@ struct HttpApi::Impl {
     record.priority = parsed.spec.priority;
     record.submitted_json = req.body;
     record.effective_json = parsed.spec.effective_parameters_json;
-    store.insert(record);
+    {
+      std::lock_guard<std::mutex> lock(submit_mutex);
+      const auto counts = store.count_by_state();
+      const auto queued = counts.find(JobState::kQueued);
+      const int64_t n = queued == counts.end() ? 0 : queued->second;
+      if (n >= options.max_queued_jobs) {
+        metrics.count_rejected();
+        metrics.count_queue_full();
+        res.set_header("Retry-After", "30");
+        JsonValue body = JsonValue::object();
+        body.set("error", "queue is full: " + std::to_string(n) + " jobs queued (limit " +
+                              std::to_string(options.max_queued_jobs) +
+                              ", --max-queued-jobs); retry later");
+        body.set("queued_jobs", n);
+        body.set("max_queued_jobs", options.max_queued_jobs);
+        return reply(res, 429, body);
+      }
+      store.insert(record);
+    }
     metrics.count_submitted();
     scheduler.wake();
     JsonValue body = JsonValue::object();
@@ -214,10 +337,72 @@ struct HttpApi::Impl {
   }
 
   JsonValue scorers_json() const {
+    const ScorerControl::Status st = control->status();
     JsonValue o = JsonValue::object();
-    o.set("scorers", runtime.scorer_count());
-    o.set("licensed_cores", runtime.licensed_cores());
+    o.set("scorers", st.scorers);
+    o.set("licensed_cores", st.licensed_cores);
+    o.set("min_scorers", st.min_scorers);
+    o.set("max_scorers", st.max_scorers);
+    o.set("target", st.target);
+    o.set("autoscaling", st.autoscaling);
+    o.set("pinned", st.pinned);
+    o.set("backlog_chunks", static_cast<int64_t>(st.backlog_chunks));
     return o;
+  }
+
+  // PUT /v1/scorers: {"count": N} or {"scorers": N} pins the pool at N; {"autoscale": true}
+  // hands it back to the autoscaler, {"autoscale": false} pins the current size.
+  void put_scorers(const httplib::Request& req, httplib::Response& res) {
+    static const char* kExpected =
+        "expected {\"count\": N} (or {\"scorers\": N}) or {\"autoscale\": true}";
+    JsonValue body;
+    try {
+      body = parse_json(req.body);
+    } catch (const JsonSyntaxError& e) {
+      return error(res, 400, std::string("not valid JSON: ") + e.what());
+    }
+    if (!body.is_object()) return error(res, 400, kExpected);
+    for (const auto& [key, value] : body.as_object()) {
+      if (key != "count" && key != "scorers" && key != "autoscale") {
+        return error(res, 400, unknown_key_message(key, {"count", "scorers", "autoscale"}), key);
+      }
+    }
+    const JsonValue* count = body.find("count");
+    const char* count_key = "count";
+    if (const JsonValue* alias = body.find("scorers")) {
+      if (count) return error(res, 400, "give either count or scorers, not both", "scorers");
+      count = alias, count_key = "scorers";
+    }
+    const JsonValue* autoscale = body.find("autoscale");
+    if (autoscale && autoscale->type() != JsonValue::Type::kBool) {
+      return error(res, 400, "autoscale: expected true or false", "autoscale");
+    }
+    if (count && autoscale && autoscale->as_bool()) {
+      return error(res, 400,
+                   std::string(count_key) +
+                       ": a count pins the pool; it cannot go with "
+                       "\"autoscale\": true",
+                   count_key);
+    }
+    if (count) {
+      if (count->type() != JsonValue::Type::kInteger || count->as_integer() < 1 ||
+          count->as_integer() > 4096) {
+        return error(res, 400, std::string(count_key) + ": expected an integer from 1 to 4096",
+                     count_key);
+      }
+      int now = control->pin(static_cast<int>(count->as_integer()));
+      spdlog::info("scorers: {} requested, {} now", count->as_integer(), now);
+    } else if (autoscale) {
+      if (autoscale->as_bool()) {
+        control->resume();
+        spdlog::info("scorers: autoscaling resumed");
+      } else {
+        control->pin(runtime.scorer_count());
+      }
+    } else {
+      return error(res, 400, std::string("count: required; ") + kExpected, "count");
+    }
+    reply(res, 200, scorers_json());
   }
 
   void routes() {
@@ -277,24 +462,7 @@ struct HttpApi::Impl {
       reply(res, 200, scorers_json());
     });
     server.Put("/v1/scorers", [this](const httplib::Request& req, httplib::Response& res) {
-      JsonValue body;
-      try {
-        body = parse_json(req.body);
-      } catch (const JsonSyntaxError& e) {
-        return error(res, 400, std::string("not valid JSON: ") + e.what());
-      }
-      if (!body.is_object()) return error(res, 400, "expected {\"scorers\": N}");
-      for (const auto& [key, value] : body.as_object()) {
-        if (key != "scorers") return error(res, 400, key + ": unknown key", key);
-      }
-      const JsonValue* n = body.find("scorers");
-      if (!n) return error(res, 400, "scorers: required", "scorers");
-      if (n->type() != JsonValue::Type::kInteger || n->as_integer() < 1 || n->as_integer() > 4096) {
-        return error(res, 400, "scorers: expected an integer from 1 to 4096", "scorers");
-      }
-      runtime.set_scorer_count(static_cast<int>(n->as_integer()));
-      spdlog::info("scorers: {} requested, {} now", n->as_integer(), runtime.scorer_count());
-      reply(res, 200, scorers_json());
+      put_scorers(req, res);
     });
     server.Get("/v1/health", [this](const httplib::Request&, httplib::Response& res) {
       JsonValue body = JsonValue::object();
@@ -304,6 +472,9 @@ struct HttpApi::Impl {
       for (const auto& [state, n] : store.count_by_state()) jobs.set(job_state_name(state), n);
       body.set("jobs", std::move(jobs));
       body.set("running_jobs", scheduler.running_jobs());
+      body.set("concurrent_jobs", scheduler.concurrent_jobs());
+      body.set("max_queued_jobs", options.max_queued_jobs);
+      body.set("auth", !options.api_token.empty());
       reply(res, 200, body);
     });
     server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
@@ -311,8 +482,15 @@ struct HttpApi::Impl {
       for (const auto& [state, n] : store.count_by_state())
         g.jobs_by_state[job_state_name(state)] = n;
       g.running_jobs = scheduler.running_jobs();
-      g.scorers = runtime.scorer_count();
-      g.licensed_cores = runtime.licensed_cores();
+      const ScorerControl::Status st = control->status();
+      g.scorers = st.scorers;
+      g.licensed_cores = st.licensed_cores;
+      g.scorers_min = st.min_scorers;
+      g.scorers_max = st.max_scorers;
+      g.scorers_target = st.target;
+      g.autoscaling = st.autoscaling;
+      g.scorers_pinned = st.pinned;
+      g.backlog_chunks = st.backlog_chunks;
       res.set_content(metrics.render(g), "text/plain; version=0.0.4");
     });
   }

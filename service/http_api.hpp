@@ -2,24 +2,34 @@
 // shared SearchRuntime.
 //
 //   POST   /v1/jobs               job message (same JSON as `ionflow search`) -> 201, {"id",
-//                                 "location", "state", "warnings"}, Location header
+//                                 "location", "state", "warnings"}, Location header; 429 when
+//                                 max_queued_jobs jobs are already queued
 //   GET    /v1/jobs[?state=S&limit=N]   {"jobs": [...]}, newest first
 //   GET    /v1/jobs/{id}          the job: state, timestamps, progress, error, parameters,
 //                                 summary, result files
 //   GET    /v1/jobs/{id}/results  results.tsv (or results.tsv.zst) of a done job, else 409
 //   GET    /v1/jobs/{id}/results.json
 //   DELETE /v1/jobs/{id}          cancel a queued or running job -> {"id", "state"}; 409 if ended
-//   GET    /v1/scorers            {"scorers", "licensed_cores"};  PUT {"scorers": N} resizes
-//   GET    /v1/health             {"status": "ok", "version", "jobs": {state: n}, "running_jobs"}
+//   GET    /v1/scorers            {"scorers", "licensed_cores", "min_scorers", "max_scorers",
+//                                 "target", "autoscaling", "pinned", "backlog_chunks"}
+//   PUT    /v1/scorers            {"count": N} (or {"scorers": N}) resizes and pins the pool;
+//                                 {"autoscale": true} releases the pin (ScorerControl)
+//   GET    /v1/health             {"status": "ok", "version", "jobs": {state: n}, "running_jobs",
+//                                 "concurrent_jobs", "max_queued_jobs", "auth"}
 //   GET    /metrics               Prometheus text format
+// With Options::api_token set, every request except GET/HEAD /v1/health and /metrics needs
+// `Authorization: Bearer <token>`, else 401 (WWW-Authenticate: Bearer).
 // Errors are JSON {"error": "...", "field": "key.path"} with a 4xx status: 400 for a bad
-// message (not JSON, wrong type, unknown key, unknown modification, missing file, a path
-// outside the data roots or with ".."), 404 unknown job or route, 409 wrong state, 413 body too
-// large. Thread-safety: requests are served on httplib's thread pool; stop() may be called from
-// any thread.
+// message (not JSON, wrong type, unknown key — with "did you mean" —, unknown modification,
+// missing file, a path outside the data roots or with ".."), 401 no or wrong token, 404 unknown
+// job or route, 405 a known route with another method (Allow header lists the methods), 409
+// wrong state, 413 body too large, 429 queue full (Retry-After header).
+// Thread-safety: requests are served on httplib's thread pool; stop() may be called from any
+// thread.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +39,7 @@
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
+#include "service/scorer_control.hpp"
 
 namespace ionflow {
 
@@ -37,6 +48,11 @@ class HttpApi {
   struct Options {
     std::vector<std::string> data_roots;  // job inputs must lie inside one of these
     size_t max_body_bytes = 1 << 20;
+    std::string api_token;           // "" = no authentication
+    int64_t max_queued_jobs = 1000;  // submissions beyond this many queued jobs get 429
+    // Sizes the scorer pool for GET/PUT /v1/scorers; nullptr = a plain one without
+    // autoscaling, owned by the HttpApi. Must outlive the HttpApi.
+    ScorerControl* scorer_control = nullptr;
   };
   HttpApi(JobStore& store, Scheduler& scheduler, SearchRuntime& runtime, const Unimod& unimod,
           Metrics& metrics, Options options);

@@ -54,7 +54,13 @@ int main(int argc, char** argv) {
   CLI::App app{"ionflow: MS/MS peptide database search engine and search service"};
   app.set_version_flag("-V,--version", std::string("ionflow ") + IONFLOW_VERSION);
   app.require_subcommand(1);
-  app.fallthrough();  // --log-level may also follow the command
+  app.fallthrough();  // --log-level and --config may also follow the command
+  // CLI11's config files (TOML or INI): `ionflow serve --config serve.toml` reads the [serve]
+  // section's keys as serve's long option names; options on the command line win.
+  app.set_config("--config", "",
+                 "Read options from a TOML/INI file; keys in a [serve] section are serve's long "
+                 "option names (data-dir = \"/srv/ionflow\"); command-line options override it");
+  app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt key is named
   std::string log_level = "info";
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
@@ -116,6 +122,9 @@ int main(int argc, char** argv) {
   ionflow::ServeOptions serve;
   auto* sv =
       app.add_subcommand("serve", "Run the search service (HTTP JSON API, SQLite job store)");
+  sv->footer(
+      "Every option may also come from a TOML/INI file: ionflow serve --config FILE, with the "
+      "long option names as keys in a [serve] section; the command line overrides the file.");
   sv->add_option("--data-dir", serve.data_dir, "Directory for the job database and job results")
       ->required();
   sv->add_option("--listen", serve.listen,
@@ -135,12 +144,34 @@ int main(int argc, char** argv) {
   sv->add_option("--grace-seconds", serve.grace_seconds,
                  "On SIGTERM, how long running jobs may finish before they are requeued")
       ->capture_default_str();
+  sv->add_option("--min-scorers", serve.min_scorers,
+                 "Autoscaling: fewest scorers (with --max-scorers; off when both are 0)")
+      ->capture_default_str();
+  sv->add_option("--max-scorers", serve.max_scorers,
+                 "Autoscaling: most scorers, capped by --licensed-cores; the pool grows toward "
+                 "it while chunks wait and shrinks to --min-scorers when idle")
+      ->capture_default_str();
+  sv->add_option("--autoscale-interval", serve.autoscale_interval_seconds,
+                 "Autoscaling: seconds between looks at the chunk backlog")
+      ->capture_default_str();
+  sv->add_option("--autoscale-idle-seconds", serve.autoscale_idle_seconds,
+                 "Autoscaling: seconds without backlog before shrinking to --min-scorers")
+      ->capture_default_str();
+  sv->add_option("--api-token", serve.api_token,
+                 "Require 'Authorization: Bearer TOKEN' on every route but GET /v1/health and "
+                 "/metrics (prefer the variable or a config file: argv is visible in ps)")
+      ->envname("IONFLOW_API_TOKEN");
+  sv->add_option("--max-queued-jobs", serve.max_queued_jobs,
+                 "Submissions beyond this many queued jobs are refused with 429")
+      ->capture_default_str();
 
   ionflow::ClientOptions client;
   auto add_server = [&client](CLI::App* sub) {
     sub->add_option("--server", client.server, "Service address, http://HOST:PORT")
         ->envname("IONFLOW_SERVER")
         ->capture_default_str();
+    sub->add_option("--token", client.token, "API token of a server started with --api-token")
+        ->envname("IONFLOW_API_TOKEN");
   };
   std::string submit_path;
   bool submit_wait = false;

@@ -34,11 +34,24 @@ std::string Metrics::render(const MetricGauges& g) const {
   out += fmt::format("ionflow_scorers {}\n", g.scorers);
   head("ionflow_licensed_cores", "gauge", "Cap on scorers.");
   out += fmt::format("ionflow_licensed_cores {}\n", g.licensed_cores);
+  head("ionflow_scorers_min", "gauge", "Autoscaler lower bound on scorers (= scorers when off).");
+  out += fmt::format("ionflow_scorers_min {}\n", g.scorers_min);
+  head("ionflow_scorers_max", "gauge", "Autoscaler upper bound on scorers (= scorers when off).");
+  out += fmt::format("ionflow_scorers_max {}\n", g.scorers_max);
+  head("ionflow_scorers_target", "gauge", "Scorer count the autoscaler (or a pin) asks for.");
+  out += fmt::format("ionflow_scorers_target {}\n", g.scorers_target);
+  head("ionflow_autoscaling", "gauge", "1 if the autoscaler sizes the pool now (on, not pinned).");
+  out += fmt::format("ionflow_autoscaling {}\n", g.autoscaling && !g.scorers_pinned ? 1 : 0);
+  head("ionflow_scorer_backlog_chunks", "gauge", "Chunks of running jobs not scored yet.");
+  out += fmt::format("ionflow_scorer_backlog_chunks {}\n", g.backlog_chunks);
   head("ionflow_jobs_submitted_total", "counter", "Jobs accepted by POST /v1/jobs.");
   out += fmt::format("ionflow_jobs_submitted_total {}\n", jobs_submitted_.load());
   head("ionflow_jobs_rejected_total", "counter", "Job messages rejected with a 4xx.");
   out += fmt::format("ionflow_jobs_rejected_total {}\n", jobs_rejected_.load());
   std::lock_guard<std::mutex> lock(mutex_);
+  head("ionflow_jobs_queue_full_total", "counter",
+       "Submissions refused with 429 because the queue was full.");
+  out += fmt::format("ionflow_jobs_queue_full_total {}\n", jobs_queue_full_.load());
   head("ionflow_jobs_finished_total", "counter", "Jobs that ended, by final state.");
   for (const char* state : {"done", "failed", "cancelled"}) {
     auto it = finished_.find(state);

@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include "actors/search_runtime.hpp"
@@ -13,6 +14,7 @@
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
+#include "service/scorer_control.hpp"
 
 namespace ionflow {
 
@@ -38,6 +40,10 @@ int run_serve_command(const ServeOptions& options) {
   int port = 0;
   if (!split_listen(options.listen, host, port)) {
     fmt::print(stderr, "ionflow serve: --listen: expected HOST:PORT, got {}\n", options.listen);
+    return 2;
+  }
+  if (options.max_queued_jobs < 0) {
+    fmt::print(stderr, "ionflow serve: --max-queued-jobs must be >= 0\n");
     return 2;
   }
   namespace fs = std::filesystem;
@@ -70,6 +76,8 @@ int run_serve_command(const ServeOptions& options) {
     SearchRuntime::Options runtime_options;
     runtime_options.licensed_cores = options.licensed_cores;
     runtime_options.scorers = options.scorers;
+    const bool autoscaling = options.min_scorers >= 1 && options.min_scorers < options.max_scorers;
+    if (autoscaling && options.scorers == 0) runtime_options.scorers = options.min_scorers;
     SearchRuntime runtime(runtime_options);
     Metrics metrics;
     Scheduler::Options scheduler_options;
@@ -77,16 +85,39 @@ int run_serve_command(const ServeOptions& options) {
     scheduler_options.jobs_directory = (data_dir / "jobs").string();
     scheduler_options.data_roots = roots;
     Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options);
+    ScorerControl::Options control_options;
+    control_options.min_scorers = options.min_scorers;
+    control_options.max_scorers = options.max_scorers;
+    control_options.interval_seconds = options.autoscale_interval_seconds;
+    control_options.idle_seconds = options.autoscale_idle_seconds;
+    std::unique_ptr<ScorerControl> control;
+    try {
+      control = std::make_unique<ScorerControl>(
+          runtime, [&scheduler] { return scheduler.backlog_chunks(); }, control_options);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "ionflow serve: {}\n", e.what());
+      return 2;
+    }
     HttpApi::Options api_options;
     api_options.data_roots = roots;
     api_options.max_body_bytes = options.max_body_bytes;
+    api_options.api_token = options.api_token;
+    api_options.max_queued_jobs = options.max_queued_jobs;
+    api_options.scorer_control = control.get();
     HttpApi api(store, scheduler, runtime, unimod, metrics, api_options);
     int bound = api.bind(host, port);
     scheduler.start();
-    fmt::print(
-        stderr,
-        "ionflow serve: listening on http://{}:{} (data {}, {} scorer(s), {} concurrent job(s))\n",
-        host, bound, data_dir.string(), runtime.scorer_count(), options.concurrent_jobs);
+    control->start();
+    const ScorerControl::Status scorers = control->status();
+    const std::string scaling =
+        scorers.autoscaling
+            ? fmt::format(", autoscaling {}-{}", scorers.min_scorers, scorers.max_scorers)
+            : "";
+    fmt::print(stderr,
+               "ionflow serve: listening on http://{}:{} (data {}, {} scorer(s){}, {} concurrent "
+               "job(s), at most {} queued{})\n",
+               host, bound, data_dir.string(), scorers.scorers, scaling, options.concurrent_jobs,
+               options.max_queued_jobs, options.api_token.empty() ? "" : ", API token required");
     std::fflush(stderr);
 
     std::thread signal_thread([&] {
@@ -99,6 +130,7 @@ int run_serve_command(const ServeOptions& options) {
     });
     api.serve();
     signal_thread.join();
+    control->stop();
     scheduler.stop(std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000)));
     spdlog::info("stopped");
     return 0;

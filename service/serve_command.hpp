@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,14 @@ struct ServeOptions {
   std::vector<std::string> data_roots;    // where job inputs may be read from
   int concurrent_jobs = 1;                // jobs running at once, sharing the scorer pool
   int licensed_cores = 0;                 // cap on scorers; 0 = usable cores
-  int scorers = 0;                        // initial scorer count; 0 = licensed cores
-  size_t max_body_bytes = 1 << 20;        // larger request bodies get 413
+  int scorers = 0;      // initial scorer count; 0 = licensed cores (min_scorers when autoscaling)
+  int min_scorers = 0;  // autoscaling bounds; both 0 = off; max is capped by licensed_cores
+  int max_scorers = 0;
+  double autoscale_interval_seconds = 0.5;  // how often the autoscaler reads the backlog
+  double autoscale_idle_seconds = 5.0;      // backlog 0 this long -> shrink to min_scorers
+  std::string api_token;                    // "" = no authentication
+  int64_t max_queued_jobs = 1000;           // submissions beyond this many queued get 429
+  size_t max_body_bytes = 1 << 20;          // larger request bodies get 413
   double grace_seconds = 10;  // on SIGTERM: running jobs may finish this long, then are requeued
 };
 

@@ -92,6 +92,12 @@ class ServeProcess {
   ServeProcess(fs::path data_dir, std::vector<std::string> extra_args)
       : data_dir_(std::move(data_dir)), extra_args_(std::move(extra_args)) {}
   ~ServeProcess() { kill9(); }
+
+  // When true, start() passes only extra_args after "serve" (no --data-dir, --listen, ...: the
+  // test gives them, e.g. through --config). The server must still listen on 127.0.0.1.
+  bool bare = false;
+  // NAME=VALUE pairs set in the server's environment (e.g. IONFLOW_API_TOKEN=...).
+  std::vector<std::string> environment;
   ServeProcess(const ServeProcess&) = delete;
   ServeProcess& operator=(const ServeProcess&) = delete;
 
@@ -101,11 +107,13 @@ class ServeProcess {
     std::vector<std::string> args = {kIonflow,      "serve",       "--data-dir",      data_dir_,
                                      "--listen",    "127.0.0.1:0", "--data-root",     kData,
                                      "--data-root", kExamples,     "--grace-seconds", "5"};
+    if (bare) args.resize(2);
     args.insert(args.end(), extra_args_.begin(), extra_args_.end());
     pid_ = ::fork();
     if (pid_ == 0) {
       FILE* f = std::freopen(log_.c_str(), "w", stderr);
       (void)f;
+      for (auto& e : environment) ::putenv(e.data());
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);

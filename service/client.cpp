@@ -160,11 +160,17 @@ int client_cancel(const ClientOptions& options, const std::string& job_id) {
   return 0;
 }
 
-int client_scorers(const ClientOptions& options, std::optional<int> new_count) {
-  Answer a = new_count
-                 ? call(options, "PUT", "/v1/scorers",
-                        to_json(JsonValue(JsonValue::Object{{"count", JsonValue(*new_count)}})))
-                 : call(options, "GET", "/v1/scorers");
+int client_scorers(const ClientOptions& options, std::optional<int> new_count,
+                   bool resume_autoscale) {
+  Answer a;
+  if (new_count) {
+    JsonValue body(JsonValue::Object{{"count", JsonValue(*new_count)}});
+    a = call(options, "PUT", "/v1/scorers", to_json(body));
+  } else if (resume_autoscale) {
+    a = call(options, "PUT", "/v1/scorers", R"({"autoscale": true})");
+  } else {
+    a = call(options, "GET", "/v1/scorers");
+  }
   if (a.status != 200) return report_error(options, a);
   const JsonValue* autoscaling = a.body.find("autoscaling");
   const JsonValue* pinned = a.body.find("pinned");

@@ -18,6 +18,9 @@ struct ClientOptions {
 int client_submit(const ClientOptions& options, const std::string& job_path, bool wait);
 int client_status(const ClientOptions& options, const std::string& job_id);  // "" = list
 int client_cancel(const ClientOptions& options, const std::string& job_id);
-int client_scorers(const ClientOptions& options, std::optional<int> new_count);
+// Shows the pool; with new_count, sets (and, under autoscaling, pins) it; with resume_autoscale,
+// hands the pool back to the autoscaler.
+int client_scorers(const ClientOptions& options, std::optional<int> new_count,
+                   bool resume_autoscale = false);
 
 }  // namespace ionflow

@@ -189,7 +189,12 @@ int main(int argc, char** argv) {
   add_server(ca);
   int scorer_count = 0;
   auto* sc = app.add_subcommand("scorers", "Show, or set, the service's scorer count");
-  auto* o_count = sc->add_option("count", scorer_count, "New scorer count");
+  bool resume_autoscale = false;
+  auto* o_count = sc->add_option("count", scorer_count,
+                                 "New scorer count (pins it when the server autoscales)");
+  sc->add_flag("--autoscale", resume_autoscale,
+               "Release a pin: the autoscaler sizes the pool again")
+      ->excludes(o_count);
   add_server(sc);
 
   // Usage errors exit 2 (as bad job files do), not with CLI11's own codes; --help and --version
@@ -243,7 +248,7 @@ int main(int argc, char** argv) {
   if (*st) return ionflow::client_status(client, status_id);
   if (*ca) return ionflow::client_cancel(client, cancel_id);
   if (*sc)
-    return ionflow::client_scorers(client,
-                                   *o_count ? std::optional<int>(scorer_count) : std::nullopt);
+    return ionflow::client_scorers(
+        client, *o_count ? std::optional<int>(scorer_count) : std::nullopt, resume_autoscale);
   return 2;
 }

@@ -194,9 +194,15 @@ TEST(ServeOptions, AutoscalerFollowsTheChunkBacklogAndAPinHoldsUntilReleased) {
   EXPECT_EQ(s.find("scorers")->as_integer(), 2);
   EXPECT_EQ(s.find("target")->as_integer(), 2);
   EXPECT_EQ(metric(*client, "ionflow_autoscaling"), 0);
-  // ...until it is released.
-  s = put_scorers(*client, R"({"autoscale": true})");
-  EXPECT_FALSE(s.find("pinned")->as_bool());
+  // ...until it is released (here with the client command).
+  const std::string address = " --server http://127.0.0.1:" + std::to_string(server.port());
+  std::string output;
+  EXPECT_EQ(run(kIonflow + " scorers" + address, output), 0) << output;
+  EXPECT_EQ(output, "scorers 2 (licensed cores 3, autoscaling 1-3, target 2, pinned)\n");
+  EXPECT_EQ(run(kIonflow + " scorers --autoscale" + address, output), 0) << output;
+  EXPECT_THAT(output, HasSubstr("autoscaling 1-3")) << output;
+  EXPECT_THAT(output, ::testing::Not(HasSubstr("pinned"))) << output;
+  EXPECT_FALSE(get_json(*client, "/v1/scorers").find("pinned")->as_bool());
   EXPECT_EQ(wait_for_scorers(*client, 1), 1) << server.log();
   EXPECT_EQ(metric(*client, "ionflow_autoscaling"), 1);
 }

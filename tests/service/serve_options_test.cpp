@@ -126,6 +126,22 @@ TEST(ServeOptions, ApiTokenFromTheEnvironmentAndTheClientsToken) {
   EXPECT_THAT(output, HasSubstr("ID"));
 }
 
+TEST(ServeOptions, BadScalingAndQueueOptionsExit2NamingTheOption) {
+  ASSERT_TRUE(fs::exists(kIonflow)) << kIonflow << " not built";
+  ServeTestDir dir("serve_bad_options");
+  const std::string serve = "timeout 30 " + kIonflow + " serve --data-dir " + dir.path().string() +
+                            " --listen 127.0.0.1:0 --licensed-cores 4 ";
+  std::string output;
+  EXPECT_EQ(run(serve + "--min-scorers 3 --max-scorers 2", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --min-scorers 3 > --max-scorers 2\n");
+  EXPECT_EQ(run(serve + "--min-scorers 1", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --min-scorers and --max-scorers go together (got 1 and 0)\n");
+  EXPECT_EQ(run(serve + "--min-scorers 5 --max-scorers 6", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --min-scorers 5 exceeds the licensed cores (4)\n");
+  EXPECT_EQ(run(serve + "--max-queued-jobs -1", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --max-queued-jobs must be >= 0\n");
+}
+
 // PUT /v1/scorers {"count": n}; returns the answer's JSON.
 JsonValue put_scorers(httplib::Client& client, const std::string& body) {
   auto res = client.Put("/v1/scorers", body, "application/json");

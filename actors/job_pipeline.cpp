@@ -603,6 +603,7 @@ void writer_finish(WriterActor* self) {
     summary.peptides_at_1pct = fdr.peptides;
     summary.proteins_at_1pct = fdr.proteins;
     summary.peptides_in_index = r.peptides_in_index;
+    summary.index_cache = r.index_cache;
     summary.stages = r.stages;
     st.stats.items += psms.size();
     note_busy(st.stats, *st.ctx, timer);

@@ -20,6 +20,7 @@
 #include "actors/pipeline.hpp"
 #include "io/decompression.hpp"
 #include "io/fasta_reader.hpp"
+#include "io/index_cache.hpp"
 #include "io/sha256.hpp"
 #include "messages/registration.hpp"
 #include "scoring/peptide_index.hpp"
@@ -38,12 +39,15 @@ int usable_cores() {
 }
 
 // Reads the FASTA file sequentially (decompressing gzip/zstd), checksums the bytes on disk,
-// parses it and builds the peptide index on `build_threads` threads. Throws (ParseError,
-// std::runtime_error, ...).
+// parses it and builds the peptide index on `build_threads` threads. With
+// job.index_cache_directory set, an intact cached index of the same FASTA checksum and
+// digestion settings is loaded instead (io/index_cache.hpp), and a freshly built one is saved
+// there (a failure to save is reported in `cache_status`, never fails the job). Throws
+// (ParseError, std::runtime_error, ...).
 std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::string& sha256_hex,
                                                   StageStats& stats,
                                                   const std::atomic<bool>* cancel,
-                                                  int build_threads) {
+                                                  int build_threads, std::string& cache_status) {
   BusyTimer timer;
   std::ifstream in(job.fasta_path, std::ios::binary);
   if (!in) throw std::runtime_error(job.fasta_path + ": cannot open protein database");
@@ -63,6 +67,20 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   if (in.bad()) throw std::runtime_error(job.fasta_path + ": read error");
   decompressor.finish();
   sha256_hex = sha.hex_digest();
+  std::string cache_key, cache_file, miss_reason;
+  if (!job.index_cache_directory.empty()) {
+    cache_key = index_cache_key(sha256_hex, job.search, FragmentIndexOptions{});
+    cache_file = (std::filesystem::path(job.index_cache_directory) / (cache_key + ".ionflow-index"))
+                     .string();
+    IndexCacheLoad cached = load_index_cache(cache_file, cache_key);
+    if (cached.hit()) {
+      cache_status = "hit " + cache_file;
+      stats.items = cached.peptides->size();
+      stats.busy_seconds = timer.seconds();
+      return cached.peptides;
+    }
+    miss_reason = cached.miss_reason;
+  }
   FastaOptions options;
   options.decoy_tag = job.search.database.decoy_tag;
   options.tag_is_suffix = job.search.database.decoy_tag_is_suffix;
@@ -87,6 +105,15 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
         std::to_string(job.search.database.variable_modifications.size()) +
         " variable modifications); lower database.max_variable_mods, remove variable "
         "modifications or search a smaller database");
+  }
+  if (!cache_file.empty()) {
+    try {
+      std::filesystem::create_directories(job.index_cache_directory);
+      save_index_cache(cache_file, cache_key, *index, nullptr);
+      cache_status = "miss (" + miss_reason + "), saved " + cache_file;
+    } catch (const std::exception& e) {
+      cache_status = "miss (" + miss_reason + "), not saved: " + e.what();
+    }
   }
   stats.items = index->size();
   stats.busy_seconds = timer.seconds();
@@ -202,8 +229,9 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     StageStats stats;
     // The build is compute: it may use every licensed core (the scorers wait for it anyway).
     const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));
-    auto index =
-        load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr, build_threads);
+    std::string cache_status;
+    auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr,
+                               build_threads, cache_status);
     {
       const double end = ctx->elapsed_seconds();
       note_active(stats, end - stats.busy_seconds, end);
@@ -215,6 +243,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     database.stages["database"] = stats;
     database.input_sha256[job.fasta_path] = fasta_sha;
     database.peptides_in_index = index->size();
+    database.index_cache = cache_status;
     self->send(actors.writer, std::move(database));
     self->send(actors.splitter, IndexReady{key, index->size(), stats});
   } catch (const BuildCancelled&) {

@@ -34,9 +34,10 @@ struct JobSpec {
   uint32_t max_chunks_in_flight = 0;                   // 0 = 2 * scorers
   uint64_t sorter_memory_budget_bytes = 256ull << 20;  // spill sorted runs beyond this
   std::string temp_directory;                          // for sorter spills; "" = output_directory
-  std::vector<std::string> output_formats = {"tsv"};   // tsv, mzid, pepxml, pin
-  bool zstd = false;                                   // compress result files with zstd
-  int priority = 0;                                    // service scheduling, higher first
+  std::string index_cache_directory;  // peptide-index cache (io/index_cache.hpp); "" = none
+  std::vector<std::string> output_formats = {"tsv"};  // tsv, mzid, pepxml, pin
+  bool zstd = false;                                  // compress result files with zstd
+  int priority = 0;                                   // service scheduling, higher first
 
   std::string effective_parameters_json;  // every key resolved, echoed into results.json
 };
@@ -62,6 +63,7 @@ struct JobSummary {
   uint64_t peptides_at_1pct = 0;
   uint64_t proteins_at_1pct = 0;
   uint64_t peptides_in_index = 0;
+  std::string index_cache;  // "" (no cache), "hit <file>", or "miss (<reason>), saved <file>"
   double wall_seconds = 0.0;
   uint64_t peak_rss_bytes = 0;
   std::map<std::string, StageStats> stages;         // "reader", "parser", "sorter", ...

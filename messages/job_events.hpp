@@ -29,6 +29,7 @@ struct StageReport {
   std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
   std::map<std::string, std::string> input_sha256;  // path -> hex checksum
   uint64_t peptides_in_index = 0;
+  std::string index_cache;  // see JobSummary::index_cache
 };
 
 struct IndexReady {

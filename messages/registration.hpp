@@ -107,8 +107,8 @@ typename Inspector::result_type inspect(Inspector& f, JobSpec& x) {
   return f(caf::meta::type_name("ionflow::JobSpec"), x.id, x.spectra_paths, x.fasta_path,
            x.output_directory, x.search, x.licensed_cores, x.scorers, x.parsers, x.chunk_size,
            x.block_size_bytes, x.max_blocks_in_flight, x.max_chunks_in_flight,
-           x.sorter_memory_budget_bytes, x.temp_directory, x.output_formats, x.zstd, x.priority,
-           x.effective_parameters_json);
+           x.sorter_memory_budget_bytes, x.temp_directory, x.index_cache_directory,
+           x.output_formats, x.zstd, x.priority, x.effective_parameters_json);
 }
 
 template <class Inspector>
@@ -121,8 +121,8 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, JobSummary& x) {
   return f(caf::meta::type_name("ionflow::JobSummary"), x.spectra_read, x.spectra_skipped,
            x.spectra_searched, x.queries, x.psms, x.psms_at_1pct, x.peptides_at_1pct,
-           x.proteins_at_1pct, x.peptides_in_index, x.wall_seconds, x.peak_rss_bytes, x.stages,
-           x.input_sha256, x.output_files);
+           x.proteins_at_1pct, x.peptides_in_index, x.index_cache, x.wall_seconds, x.peak_rss_bytes,
+           x.stages, x.input_sha256, x.output_files);
 }
 
 // --- pipeline messages --------------------------------------------------------------------------
@@ -172,7 +172,8 @@ typename Inspector::result_type inspect(Inspector& f, PsmBatch& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
   return f(caf::meta::type_name("ionflow::StageReport"), x.job, x.from, x.stages, x.spectra_read,
-           x.spectra_searched, x.queries, x.spectra_skipped, x.input_sha256, x.peptides_in_index);
+           x.spectra_searched, x.queries, x.spectra_skipped, x.input_sha256, x.peptides_in_index,
+           x.index_cache);
 }
 
 template <class Inspector>

@@ -285,6 +285,7 @@ struct HttpApi::Impl {
     JobMessageOptions opts;
     opts.data_roots = options.data_roots;
     opts.forced_output_directory = scheduler.output_directory(id);
+    opts.forced_index_cache_directory = scheduler.index_cache_directory();
     ParsedJob parsed;
     try {
       parsed = read_job_message(message, unimod, opts);

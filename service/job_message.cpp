@@ -615,6 +615,11 @@ class MessageReader {
            temp_directory_ = get_string(v, p);
            temp_directory_key_ = p;
          }},
+        {"index_cache_directory",
+         [this](const JsonValue& v, const std::string& p) {
+           index_cache_directory_ = get_string(v, p);
+           index_cache_directory_key_ = p;
+         }},
         {"output_formats",
          [this](const JsonValue& v, const std::string& p) {
            auto formats = get_string_list(v, p);
@@ -873,6 +878,19 @@ class MessageReader {
       unrestricted.data_roots.clear();
       spec_.temp_directory = resolve_path(*temp_directory_, temp_directory_key_, unrestricted);
     }
+    if (!options_.forced_index_cache_directory.empty()) {
+      if (index_cache_directory_) {
+        warnings_.push_back(index_cache_directory_key_ +
+                            ": ignored; the server keeps its index cache in " +
+                            options_.forced_index_cache_directory);
+      }
+      spec_.index_cache_directory = options_.forced_index_cache_directory;
+    } else if (index_cache_directory_ && !index_cache_directory_->empty()) {
+      JobMessageOptions unrestricted = options_;
+      unrestricted.data_roots.clear();
+      spec_.index_cache_directory =
+          resolve_path(*index_cache_directory_, index_cache_directory_key_, unrestricted);
+    }
 
     if (options_.check_inputs) {
       if (spec_.fasta_path.empty())
@@ -915,6 +933,8 @@ class MessageReader {
   std::string output_directory_key_;
   std::optional<std::string> temp_directory_;
   std::string temp_directory_key_;
+  std::optional<std::string> index_cache_directory_;
+  std::string index_cache_directory_key_;
   std::optional<bool> write_pin_;
 };
 
@@ -1014,6 +1034,9 @@ JsonValue effective_parameters(const JobSpec& spec) {
   // Where the sorter spills: the output directory unless temp_directory is given.
   root.set("temp_directory",
            spec.temp_directory.empty() ? spec.output_directory : spec.temp_directory);
+  if (!spec.index_cache_directory.empty()) {
+    root.set("index_cache_directory", spec.index_cache_directory);
+  }
   JsonValue formats = JsonValue::array();
   for (const auto& f : spec.output_formats) formats.push_back(f);
   root.set("output_formats", std::move(formats));

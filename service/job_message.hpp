@@ -52,6 +52,9 @@ struct JobMessageOptions {
   // When non-empty (ionflow serve), results go here; a message's output_directory is then
   // ignored with a warning.
   std::string forced_output_directory;
+  // When non-empty (ionflow serve), the peptide-index cache lives here for every job; a
+  // message's index_cache_directory is then ignored with a warning.
+  std::string forced_index_cache_directory;
 };
 
 struct ParsedJob {

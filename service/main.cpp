@@ -69,9 +69,9 @@ int main(int argc, char** argv) {
   // ---- search -------------------------------------------------------------------------------
   ionflow::SearchCommand search;
   std::vector<std::string> spectra;
-  std::string fasta, output_directory, output_formats, enzyme, decoy_tag;
+  std::string fasta, output_directory, output_formats, enzyme, decoy_tag, index_cache;
   int scorers = 0, parsers = 1, licensed_cores = 0, missed_cleavages = 0, report_psms = 1;
-  uint32_t chunk_size = 1000, sorter_memory_mb = 1024;
+  uint32_t chunk_size = 1000, sorter_memory_mb = 256;
   double precursor_ppm = 0, precursor_da = 0, fragment_ppm = 0, fragment_da = 0;
   auto* s = app.add_subcommand("search", "Search spectra against a FASTA database (one job)");
   s->add_option("job", search.job_path, "JSON job message (a Sage config file is one)")
@@ -94,6 +94,10 @@ int main(int argc, char** argv) {
   auto* o_licensed = s->add_option("--licensed-cores", licensed_cores,
                                    "Cap on scorers; 0 = cores available (licensed_cores)");
   auto* o_chunk = s->add_option("--chunk-size", chunk_size, "Queries per chunk (chunk_size)");
+  auto* o_index_cache = s->add_option(
+      "--index-cache", index_cache,
+      "Directory caching the digested peptide index by FASTA checksum and digestion settings; "
+      "a later job on the same database skips digestion (index_cache_directory)");
   auto* o_sorter = s->add_option("--sorter-memory-mb", sorter_memory_mb,
                                  "Sorter memory before spilling to disk, MiB (sorter_memory_mb)");
   auto* o_pre_ppm =
@@ -233,6 +237,7 @@ int main(int argc, char** argv) {
     if (*o_licensed) ov.emplace_back("licensed_cores", licensed_cores);
     if (*o_chunk) ov.emplace_back("chunk_size", chunk_size);
     if (*o_sorter) ov.emplace_back("sorter_memory_mb", sorter_memory_mb);
+    if (*o_index_cache) ov.emplace_back("index_cache_directory", index_cache);
     if (*o_pre_ppm) ov.emplace_back("precursor_tol", symmetric_tolerance("ppm", precursor_ppm));
     if (*o_pre_da) ov.emplace_back("precursor_tol", symmetric_tolerance("da", precursor_da));
     if (*o_frag_ppm) ov.emplace_back("fragment_tol", symmetric_tolerance("ppm", fragment_ppm));

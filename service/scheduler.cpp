@@ -147,6 +147,7 @@ void Scheduler::run_job(const JobRecord& record) {
     JobMessageOptions options;
     options.data_roots = options_.data_roots;
     options.forced_output_directory = output_directory(id);
+    options.forced_index_cache_directory = options_.index_cache_directory;
     parsed = parse_job_message(record.effective_json, unimod_, options);
   } catch (const std::exception& e) {
     store_.finish_failed(id, e.what());

@@ -34,6 +34,7 @@ class Scheduler {
   struct Options {
     int concurrent_jobs = 1;
     std::string jobs_directory;           // results of job X go to jobs_directory/X
+    std::string index_cache_directory;    // every job's peptide-index cache ("" = none)
     std::vector<std::string> data_roots;  // re-checked when a job starts
   };
   Scheduler(JobStore& store, SearchRuntime& runtime, const Unimod& unimod, Metrics& metrics,
@@ -64,6 +65,7 @@ class Scheduler {
 
   // Where job `id`'s results go.
   std::string output_directory(const std::string& id) const;
+  const std::string& index_cache_directory() const { return options_.index_cache_directory; }
 
  private:
   struct Running {

@@ -83,6 +83,8 @@ int run_serve_command(const ServeOptions& options) {
     Scheduler::Options scheduler_options;
     scheduler_options.concurrent_jobs = options.concurrent_jobs;
     scheduler_options.jobs_directory = (data_dir / "jobs").string();
+    // Jobs over the same FASTA and digestion settings share one cached peptide index.
+    scheduler_options.index_cache_directory = (data_dir / "index-cache").string();
     scheduler_options.data_roots = roots;
     Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options);
     ScorerControl::Options control_options;

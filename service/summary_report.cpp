@@ -81,6 +81,7 @@ std::string format_job_summary(const JobSummary& s) {
   out += fmt::format("  spectra searched   {:>10}\n", s.spectra_searched);
   out += fmt::format("  queries            {:>10}\n", s.queries);
   out += fmt::format("  peptides in index  {:>10}\n", s.peptides_in_index);
+  if (!s.index_cache.empty()) out += fmt::format("  index cache        {}\n", s.index_cache);
   out += fmt::format("  PSMs written       {:>10}\n", s.psms);
   out += fmt::format("  at 1% FDR          {:>10} PSMs, {} peptides, {} proteins\n", s.psms_at_1pct,
                      s.peptides_at_1pct, s.proteins_at_1pct);
@@ -128,6 +129,7 @@ JsonValue job_summary_json(const JobSummary& s) {
   o.set("peptides_at_1pct_fdr", s.peptides_at_1pct);
   o.set("proteins_at_1pct_fdr", s.proteins_at_1pct);
   o.set("peptides_in_index", s.peptides_in_index);
+  if (!s.index_cache.empty()) o.set("index_cache", s.index_cache);
   o.set("wall_seconds", s.wall_seconds);
   o.set("peak_rss_bytes", s.peak_rss_bytes);
   JsonValue stages = JsonValue::object();

@@ -8,7 +8,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "actors/search_runtime.hpp"
 
@@ -92,6 +95,46 @@ TEST(SearchRuntimeGuard, EmptySpectraFileFailsNamingTheFile) {
   JobSpec job = ecoli_job("empty-spectra", dir / "out");
   job.spectra_paths = {mzml.string()};
   expect_job_error(job, mzml.string() + ": (byte 0): empty file: no mzML or MGF content");
+  fs::remove_all(dir);
+}
+
+// The index cache: the first job builds and saves the index, the second loads it and gives
+// byte-identical results; a damaged cache file is a miss (rebuilt and saved again), never an
+// error.
+TEST(SearchRuntimeGuard, IndexCacheMissThenHitThenDamagedFileRebuilds) {
+  const fs::path dir = scratch("index-cache");
+  SearchRuntime runtime({2, 2, 2});
+  auto run = [&](const std::string& name) {
+    JobSpec job = ecoli_job(name, dir / name);
+    job.index_cache_directory = (dir / "cache").string();
+    JobSummary s = runtime.run(job);
+    std::ifstream in(dir / name / "results.tsv", std::ios::binary);
+    std::stringstream tsv;
+    tsv << in.rdbuf();
+    return std::make_pair(s, tsv.str());
+  };
+  auto [first, first_tsv] = run("first");
+  EXPECT_EQ(first.index_cache.rfind("miss (", 0), 0u) << first.index_cache;
+  EXPECT_NE(first.index_cache.find("no such file), saved "), std::string::npos)
+      << first.index_cache;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir / "cache")) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].extension(), ".ionflow-index");
+
+  auto [second, second_tsv] = run("second");
+  EXPECT_EQ(second.index_cache, "hit " + files[0].string());
+  EXPECT_EQ(second.peptides_in_index, first.peptides_in_index);
+  EXPECT_EQ(second.psms_at_1pct, first.psms_at_1pct);
+  EXPECT_EQ(second_tsv, first_tsv);
+
+  fs::resize_file(files[0], fs::file_size(files[0]) / 2);  // damaged: truncated
+  auto [third, third_tsv] = run("third");
+  EXPECT_EQ(third.index_cache.rfind("miss (" + files[0].string() + ": ", 0), 0u)
+      << third.index_cache;
+  EXPECT_EQ(third_tsv, first_tsv);
+  auto [fourth, fourth_tsv] = run("fourth");  // the rebuilt cache is intact again
+  EXPECT_EQ(fourth.index_cache, "hit " + files[0].string());
   fs::remove_all(dir);
 }
 

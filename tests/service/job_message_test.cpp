@@ -233,6 +233,21 @@ TEST(JobMessage, IonflowKeysAndAliases) {
   EXPECT_THAT(j.spectra_paths, ElementsAre(kBsa1));
 }
 
+TEST(JobMessage, IndexCacheDirectoryFromTheMessageOrForcedByTheServer) {
+  const std::string message = R"({"database": {"fasta": ")" + kFasta + R"("}, "spectra": [")" +
+                              kBsa1 + R"("], "index_cache_directory": "/tmp/ionflow-cache"})";
+  EXPECT_EQ(parse_job_message(message, unimod()).spec.index_cache_directory, "/tmp/ionflow-cache");
+  // ionflow serve keeps one cache for every job: the message's key is ignored, with a warning.
+  JobMessageOptions serve;
+  serve.forced_index_cache_directory = "/srv/ionflow/index-cache";
+  ParsedJob parsed = parse_job_message(message, unimod(), serve);
+  EXPECT_EQ(parsed.spec.index_cache_directory, "/srv/ionflow/index-cache");
+  ASSERT_EQ(parsed.warnings.size(), 1u);
+  EXPECT_EQ(parsed.warnings[0],
+            "index_cache_directory: ignored; the server keeps its index cache in "
+            "/srv/ionflow/index-cache");
+}
+
 TEST(JobMessage, SageEnzymeFieldsNameKnownRules) {
   auto name_of = [](const std::string& enzyme) {
     JobMessageOptions options;

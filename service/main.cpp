@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
       s->add_option("--report-psms", report_psms, "PSMs reported per spectrum (report_psms)");
   s->add_flag("--dry-run", search.dry_run,
               "Print the effective parameters (JSON) on stdout and exit without searching");
-  s->add_flag("-q,--quiet", search.quiet, "No progress output");
+  s->add_flag("-q,--quiet", search.quiet, "No progress output and no [info] log lines");
 
   // ---- serve and client commands --------------------------------------------------------------
   ionflow::ServeOptions serve;
@@ -225,6 +225,9 @@ int main(int argc, char** argv) {
   set_log_level(log_level);
 
   if (*s) {
+    // -q: no progress and no [info] lines; warnings and errors still show (unless --log-level
+    // was given explicitly).
+    if (search.quiet && app.count("--log-level") == 0) spdlog::set_level(spdlog::level::warn);
     auto& ov = search.overrides;
     if (!spectra.empty()) ov.emplace_back("mzml_paths", string_array(spectra));
     if (*o_fasta) ov.emplace_back("database.fasta", fasta);

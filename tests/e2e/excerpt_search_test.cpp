@@ -22,6 +22,9 @@ TEST(ExcerptSearch, FindsTheTwelveBsaPeptidesOfTheExcerptExactly) {
                                    dir / "out", "-q", "--output-formats", "tsv,pin"},
                                   dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
+  // -q: no progress and no [info] log lines (the summary still goes to stdout).
+  EXPECT_EQ(run.err.find("[info]"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("progress:"), std::string::npos) << run.err;
   JsonValue results = read_json_file(dir / "out/results.json");
   EXPECT_EQ(json_at(results, "summary.spectra_read").as_integer(), 15);
   EXPECT_EQ(json_at(results, "summary.spectra_searched").as_integer(), 15);

@@ -236,6 +236,9 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
     const ReadStats& rs = fp.reader->stats();
     st.report.spectra_read += rs.spectra_seen;
     for (const auto& [reason, n] : rs.skipped) st.report.spectra_skipped[reason] += n;
+    for (const auto& [reason, where] : rs.first_skipped_at) {
+      st.report.spectra_skipped_first.emplace(reason, path + ": " + where);
+    }
     st.files.erase(block.file_index);
   }
   st.stats.items += spectra.size();
@@ -246,8 +249,9 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
   for (const RawSpectrum& spectrum : spectra) {
     PreparedSpectrum prepared = prepare_spectrum(spectrum, spec.search);
     if (prepared.queries.empty()) {
-      st.report.spectra_skipped[prepared.skip_reason.empty() ? "no query" : prepared.skip_reason] +=
-          1;
+      const std::string reason = prepared.skip_reason.empty() ? "no query" : prepared.skip_reason;
+      st.report.spectra_skipped[reason] += 1;
+      st.report.spectra_skipped_first.emplace(reason, path + ": spectrum " + spectrum.native_id);
       continue;
     }
     st.report.spectra_searched += 1;
@@ -595,6 +599,7 @@ void writer_finish(WriterActor* self) {
     const StageReport& r = st.report;
     summary.spectra_read = r.spectra_read;
     summary.spectra_skipped = r.spectra_skipped;
+    summary.spectra_skipped_first = r.spectra_skipped_first;
     summary.spectra_searched = r.spectra_searched;
     summary.queries = r.queries;
     summary.psms = psms.size();

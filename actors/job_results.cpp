@@ -181,6 +181,13 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
     first = false;
   }
   j << "},\n";
+  j << "    \"spectra_skipped_first\": {";
+  first = true;
+  for (const auto& [reason, where] : s.spectra_skipped_first) {
+    j << (first ? "" : ", ") << json_quote(reason) << ": " << json_quote(where);
+    first = false;
+  }
+  j << "},\n";
   j << "    \"spectra_searched\": " << s.spectra_searched << ",\n";
   j << "    \"queries\": " << s.queries << ",\n";
   j << "    \"psms\": " << s.psms << ",\n";

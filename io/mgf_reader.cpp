@@ -308,27 +308,36 @@ class MgfReader final : public SpectrumReader {
     if (state_ != State::kInBlock) ++stats_.spectra_seen;
     skip_counted(reason);
   }
-  void skip_counted(const char* reason) { ++stats_.skipped[reason]; }
+  void set_bad(const char* reason) {
+    bad_ = reason;
+    bad_line_ = line_no_;
+  }
+  void skip_counted(const char* reason) {
+    ++stats_.skipped[reason];
+    // Where: the line that made the spectrum malformed, else the current (END IONS) line.
+    const uint64_t line = reason == bad_ && bad_line_ > 0 ? bad_line_ : line_no_;
+    stats_.first_skipped_at.emplace(reason, "line " + std::to_string(line));
+  }
 
   void peak_line(std::string_view s) {
     const char* p = s.data();
     const char* end = p + s.size();
     double mz = 0.0;
     if (!parse_double(p, end, mz) || mz <= 0.0) {
-      bad_ = kBadPeakLine;
+      if (bad_ == nullptr) set_bad(kBadPeakLine);
       return;
     }
     double intensity = 1.0;  // a peak line without an intensity counts as intensity 1
     if (p < end) {
       if (!is_space(*p)) {
-        bad_ = kBadPeakLine;
+        if (bad_ == nullptr) set_bad(kBadPeakLine);
         return;
       }
       p = skip_blanks(p, end);
       if (p < end) {
         if (!parse_double(p, end, intensity) || (p < end && !is_space(*p)) ||
             !std::isfinite(static_cast<float>(intensity))) {
-          bad_ = kBadPeakLine;
+          if (bad_ == nullptr) set_bad(kBadPeakLine);
           return;
         }
         // A third column (fragment charge, annotation) is ignored.
@@ -350,7 +359,7 @@ class MgfReader final : public SpectrumReader {
     std::string_view key;
     std::string_view value;
     if (!split_parameter(s, key, value)) {
-      if (bad_ == nullptr) bad_ = kBadPeakLine;  // neither a peak, a marker nor KEY=value
+      if (bad_ == nullptr) set_bad(kBadPeakLine);  // neither a peak, a marker nor KEY=value
       return;
     }
     if (iequals(key, "TITLE")) {
@@ -365,7 +374,7 @@ class MgfReader final : public SpectrumReader {
       if (ok && p < end) ok = parse_double(p, end, intensity);
       // Anything after the intensity (some writers add the charge) is ignored.
       if (!ok) {
-        if (bad_ == nullptr) bad_ = kBadPepmass;
+        if (bad_ == nullptr) set_bad(kBadPepmass);
         return;
       }
       current_.precursor_mz = mz;
@@ -373,21 +382,21 @@ class MgfReader final : public SpectrumReader {
       has_pepmass_ = true;
     } else if (iequals(key, "CHARGE")) {
       if (!parse_charges(value, current_.precursor_charges)) {
-        if (bad_ == nullptr) bad_ = kBadCharge;
+        if (bad_ == nullptr) set_bad(kBadCharge);
         return;
       }
       has_charge_ = true;
     } else if (iequals(key, "RTINSECONDS")) {
       double rt = -1.0;
       if (!parse_first_of_range(value, rt, parse_double) || rt < 0.0) {
-        if (bad_ == nullptr) bad_ = kBadRt;
+        if (bad_ == nullptr) set_bad(kBadRt);
         return;
       }
       current_.rt_seconds = rt;
     } else if (iequals(key, "SCANS")) {
       int64_t scan = -1;
       if (!parse_first_of_range(value, scan, parse_int) || scan < 0) {
-        if (bad_ == nullptr) bad_ = kBadScans;
+        if (bad_ == nullptr) set_bad(kBadScans);
         return;
       }
       current_.scan = scan;
@@ -422,6 +431,7 @@ class MgfReader final : public SpectrumReader {
   std::vector<int> default_charges_;  // file-level CHARGE
   RawSpectrum current_;
   const char* bad_ = nullptr;  // first reason the current spectrum is malformed
+  uint64_t bad_line_ = 0;      // the line that set bad_
   bool has_pepmass_ = false;
   bool has_charge_ = false;
   size_t last_peak_count_ = 0;

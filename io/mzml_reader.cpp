@@ -399,6 +399,7 @@ class MzmlReader final : public SpectrumReader {
     const std::string reason = builder_.finish(spectrum);
     if (!reason.empty()) {
       ++stats_.skipped[reason];
+      stats_.first_skipped_at.emplace(reason, "spectrum " + builder_.native_id());
       return;
     }
     spectrum.file_index = file_index_;

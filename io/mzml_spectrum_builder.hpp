@@ -54,6 +54,8 @@ class MzmlSpectrumBuilder {
 
   // MS level, or 0 while unknown.
   int ms_level() const { return ms_level_; }
+  // The current spectrum's id attribute (its native id).
+  const std::string& native_id() const { return spectrum_.native_id; }
   int64_t default_array_length() const { return default_array_length_; }
 
   // The arrays are decoded straight into the spectrum being built.

@@ -24,6 +24,9 @@ struct ReadStats {
   uint64_t spectra_seen = 0;                // every spectrum in the file, any MS level
   uint64_t spectra_emitted = 0;             // MS2 spectra handed on
   std::map<std::string, uint64_t> skipped;  // reason -> count, e.g. "MS level 1", "no peaks"
+  // reason -> where its first spectrum is: "line 120" (MGF: the offending line, or the
+  // END IONS line for a block missing something) or "spectrum scan=12" (mzML native id).
+  std::map<std::string, std::string> first_skipped_at;
 };
 
 class SpectrumReader {

@@ -56,7 +56,9 @@ struct StageStats {
 struct JobSummary {
   uint64_t spectra_read = 0;  // every spectrum seen in the inputs, any MS level
   std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
-  uint64_t spectra_searched = 0;                    // spectra with at least one query scored
+  // reason -> where its first spectrum is, "<file>: line 120" or "<file>: spectrum scan=12"
+  std::map<std::string, std::string> spectra_skipped_first;
+  uint64_t spectra_searched = 0;  // spectra with at least one query scored
   uint64_t queries = 0;
   uint64_t psms = 0;          // PSMs written (all ranks, targets and decoys)
   uint64_t psms_at_1pct = 0;  // target rank-1 PSMs with spectrum_q <= 0.01

@@ -16,6 +16,9 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
   into.spectra_searched += from.spectra_searched;
   into.queries += from.queries;
   for (const auto& [reason, n] : from.spectra_skipped) into.spectra_skipped[reason] += n;
+  for (const auto& [reason, where] : from.spectra_skipped_first) {
+    into.spectra_skipped_first.emplace(reason, where);  // the first report wins
+  }
   for (const auto& [path, sum] : from.input_sha256) into.input_sha256[path] = sum;
   into.peptides_in_index += from.peptides_in_index;
   if (!from.index_cache.empty()) into.index_cache = from.index_cache;

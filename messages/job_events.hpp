@@ -26,8 +26,9 @@ struct StageReport {
   uint64_t spectra_read = 0;
   uint64_t spectra_searched = 0;
   uint64_t queries = 0;
-  std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
-  std::map<std::string, std::string> input_sha256;  // path -> hex checksum
+  std::map<std::string, uint64_t> spectra_skipped;           // reason -> count
+  std::map<std::string, std::string> spectra_skipped_first;  // see JobSummary
+  std::map<std::string, std::string> input_sha256;           // path -> hex checksum
   uint64_t peptides_in_index = 0;
   std::string index_cache;  // see JobSummary::index_cache
 };

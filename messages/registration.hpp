@@ -120,9 +120,9 @@ typename Inspector::result_type inspect(Inspector& f, StageStats& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, JobSummary& x) {
   return f(caf::meta::type_name("ionflow::JobSummary"), x.spectra_read, x.spectra_skipped,
-           x.spectra_searched, x.queries, x.psms, x.psms_at_1pct, x.peptides_at_1pct,
-           x.proteins_at_1pct, x.peptides_in_index, x.index_cache, x.wall_seconds, x.peak_rss_bytes,
-           x.stages, x.input_sha256, x.output_files);
+           x.spectra_skipped_first, x.spectra_searched, x.queries, x.psms, x.psms_at_1pct,
+           x.peptides_at_1pct, x.proteins_at_1pct, x.peptides_in_index, x.index_cache,
+           x.wall_seconds, x.peak_rss_bytes, x.stages, x.input_sha256, x.output_files);
 }
 
 // --- pipeline messages --------------------------------------------------------------------------
@@ -172,8 +172,8 @@ typename Inspector::result_type inspect(Inspector& f, PsmBatch& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
   return f(caf::meta::type_name("ionflow::StageReport"), x.job, x.from, x.stages, x.spectra_read,
-           x.spectra_searched, x.queries, x.spectra_skipped, x.input_sha256, x.peptides_in_index,
-           x.index_cache);
+           x.spectra_searched, x.queries, x.spectra_skipped, x.spectra_skipped_first,
+           x.input_sha256, x.peptides_in_index, x.index_cache);
 }
 
 template <class Inspector>

@@ -78,6 +78,11 @@ std::string format_job_summary(const JobSummary& s) {
     out += ")";
   }
   out += "\n";
+  // Where to look: the first spectrum of each reason (MS1 spectra are expected, not shown).
+  for (const auto& [reason, where] : s.spectra_skipped_first) {
+    if (reason.rfind("MS level", 0) == 0) continue;
+    out += fmt::format("    first {}: {}\n", reason, where);
+  }
   out += fmt::format("  spectra searched   {:>10}\n", s.spectra_searched);
   out += fmt::format("  queries            {:>10}\n", s.queries);
   out += fmt::format("  peptides in index  {:>10}\n", s.peptides_in_index);
@@ -122,6 +127,9 @@ JsonValue job_summary_json(const JobSummary& s) {
   JsonValue skipped = JsonValue::object();
   for (const auto& [reason, n] : s.spectra_skipped) skipped.set(reason, n);
   o.set("spectra_skipped", std::move(skipped));
+  JsonValue first_skipped = JsonValue::object();
+  for (const auto& [reason, where] : s.spectra_skipped_first) first_skipped.set(reason, where);
+  o.set("spectra_skipped_first", std::move(first_skipped));
   o.set("spectra_searched", s.spectra_searched);
   o.set("queries", s.queries);
   o.set("psms", s.psms);

@@ -276,6 +276,22 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
   EXPECT_EQ(p.stats.spectra_seen, 21u);
 }
 
+// Each skip reason remembers where its first spectrum is: the offending line, or the END IONS
+// line of a block that lacks something.
+TEST(MgfReader, FirstSkippedSpectrumOfEachReasonNamesItsLine) {
+  Parsed p = parse(
+      "BEGIN IONS\nTITLE=a\nPEPMASS=abc\n100 1\nEND IONS\n"                      // lines 1-5
+      "BEGIN IONS\nTITLE=b\nPEPMASS=500.2\nCHARGE=2+\n100 1\n200 x\nEND IONS\n"  // 6-12
+      "BEGIN IONS\nTITLE=c\nCHARGE=2+\n100 1\nEND IONS\n"                        // 13-17
+      "BEGIN IONS\nTITLE=d\nPEPMASS=abc\n100 1\nEND IONS\n");                    // 18-22
+  EXPECT_EQ(p.stats.skipped.at("bad PEPMASS"), 2u);
+  EXPECT_EQ(p.stats.first_skipped_at, (std::map<std::string, std::string>{
+                                          {"bad PEPMASS", "line 3"},
+                                          {"bad peak line", "line 11"},
+                                          {"missing PEPMASS", "line 17"},
+                                      }));
+}
+
 TEST(MgfReader, TruncatedFileDropsOnlyThePartialSpectrum) {
   Parsed p = parse(block("TITLE=whole\n") + "BEGIN IONS\nTITLE=cut\nPEPMASS=500\n100 1\n200");
   ASSERT_EQ(p.spectra.size(), 1u);

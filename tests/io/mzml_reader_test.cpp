@@ -147,6 +147,7 @@ TEST(MzmlReader, Bsa1ExcerptValues) {
   EXPECT_EQ(r.stats.spectra_seen, 5u);
   EXPECT_EQ(r.stats.spectra_emitted, 4u);
   EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"MS level 1", 1}}));
+  EXPECT_EQ(r.stats.first_skipped_at.at("MS level 1"), "spectrum spectrum=1011");
   ASSERT_EQ(r.spectra.size(), 4u);
   expect_spectrum(r.spectra[0], kBsa2442);
   expect_spectrum(r.spectra[1], kBsa2443);

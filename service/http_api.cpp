@@ -176,13 +176,29 @@ struct HttpApi::Impl {
       return httplib::Server::HandlerResponse::Unhandled;
     });
     server.set_payload_max_length(options.max_body_bytes);
+    // SO_REUSEADDR only. cpp-httplib's default also sets SO_REUSEPORT, with which a second
+    // `ionflow serve` on the same port bound too and the kernel split requests between the two
+    // services (jobs seemed to vanish); now the second one fails with "address in use".
     server.set_socket_options([this](socket_t sock) {
-      httplib::default_socket_options(sock);
+      int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
       listen_socket = sock;
     });
-    server.set_error_handler([this](const httplib::Request&, httplib::Response& res) {
+    // Idle or slow clients each hold a worker until the read timeout: more workers than
+    // cpp-httplib's default 8, and a shorter wait for a request that stalls.
+    server.new_task_queue = [] { return new httplib::ThreadPool(64); };
+    server.set_read_timeout(5, 0);
+    server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;
       if (res.status == 413) {
+        if (req.get_header_value("Content-Type") == "application/x-www-form-urlencoded") {
+          // cpp-httplib caps form-encoded bodies at 8 KiB: curl --data sends that type.
+          error(res, 413,
+                "request body sent as application/x-www-form-urlencoded, which is limited to "
+                "8192 bytes: send the job with Content-Type: application/json (curl -H "
+                "'Content-Type: application/json')");
+          return;
+        }
         error(
             res, 413,
             "request body too large (limit " + std::to_string(options.max_body_bytes) + " bytes)");

@@ -294,6 +294,9 @@ std::vector<Modification> modification_list(const JsonValue& v, const std::strin
       } catch (const std::exception& e) {
         fail(p, e.what());
       }
+      // The same rule as the object form: "Phospho (XYZ)" was accepted here and then refused
+      // when the server re-read its effective parameters at job start.
+      check_residues(out.back().residues, p);
     } else if (a[i].is_object()) {
       out.push_back(modification_from_object(a[i], p, unimod, fixed));
     } else {
@@ -373,6 +376,14 @@ Tolerance get_tolerance(const JsonValue& v, const std::string& path,
   t.lower = get_number(a[0], index_path(p, 0));
   t.upper = get_number(a[1], index_path(p, 1));
   if (!std::isfinite(t.lower) || !std::isfinite(t.upper)) fail(p, "bounds must be finite");
+  // Sanity bounds: a window of +-1e6 ppm reaches mass 0 and ran for minutes finding nothing.
+  // +-100,000 ppm (10%) and +-5,000 Da are far beyond any real search, open searches included.
+  const double limit = t.unit == Tolerance::Unit::kPpm ? 1e5 : 5e3;
+  if (std::abs(t.lower) > limit || std::abs(t.upper) > limit) {
+    fail(p, "bounds must lie within +-" + std::to_string(static_cast<long long>(limit)) +
+                (t.unit == Tolerance::Unit::kPpm ? " ppm" : " Da") + ", got [" +
+                to_json(JsonValue(t.lower)) + ", " + to_json(JsonValue(t.upper)) + "]");
+  }
   if (t.lower > t.upper) {
     fail(p, "lower " + to_json(JsonValue(t.lower)) + " > upper " + to_json(JsonValue(t.upper)) +
                 " (give [lower, upper], e.g. [-10, 10])");
@@ -423,6 +434,22 @@ std::string resolve_path(const std::string& text, const std::string& path,
       if (!rel.empty() && !has_dot_dot(rel)) inside = true;
     }
     if (!inside) fail(path, "path outside the server's data roots: " + p.string());
+    // The same check on the real path: a symbolic link inside a root may point anywhere
+    // (/etc/shadow), so every link is resolved first (weakly_canonical: what exists of it).
+    std::error_code ec;
+    const fs::path real = fs::weakly_canonical(p, ec);
+    bool real_inside = false;
+    for (const auto& root_text : options.data_roots) {
+      std::error_code root_ec;
+      const fs::path root = fs::weakly_canonical(fs::path(root_text), root_ec);
+      if (ec || root_ec) continue;
+      auto rel = real.lexically_relative(root);
+      if (!rel.empty() && !has_dot_dot(rel)) real_inside = true;
+    }
+    if (!real_inside) {
+      fail(path, "path resolves (through a symbolic link) outside the server's data roots: " +
+                     p.string() + " -> " + real.string());
+    }
   }
   return p.string();
 }
@@ -873,7 +900,11 @@ class MessageReader {
       spec_.output_directory =
           resolve_path(output_directory_.value_or("."), "output_directory", unrestricted);
     }
-    if (temp_directory_) {
+    if (temp_directory_ && !options_.forced_output_directory.empty()) {
+      // ionflow serve decides where files are written: spills stay in the job's directory.
+      warnings_.push_back(temp_directory_key_ + ": ignored; the server spills into " +
+                          options_.forced_output_directory);
+    } else if (temp_directory_) {
       JobMessageOptions unrestricted = options_;
       unrestricted.data_roots.clear();
       spec_.temp_directory = resolve_path(*temp_directory_, temp_directory_key_, unrestricted);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -171,11 +172,14 @@ int main(int argc, char** argv) {
 
   ionflow::ClientOptions client;
   auto add_server = [&client](CLI::App* sub) {
-    sub->add_option("--server", client.server, "Service address, http://HOST:PORT")
-        ->envname("IONFLOW_SERVER")
+    // No CLI11 envname here: these options exist once per client subcommand, all bound to the
+    // same variable, and the environment of a subcommand not used could overwrite a flag given
+    // to the one used. The environment is read after parsing, only for what no flag gave.
+    sub->add_option("--server", client.server,
+                    "Service address, http://HOST:PORT (or IONFLOW_SERVER)")
         ->capture_default_str();
-    sub->add_option("--token", client.token, "API token of a server started with --api-token")
-        ->envname("IONFLOW_API_TOKEN");
+    sub->add_option("--token", client.token,
+                    "API token of a server started with --api-token (or IONFLOW_API_TOKEN)");
   };
   std::string submit_path;
   bool submit_wait = false;
@@ -223,6 +227,15 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   set_log_level(log_level);
+  if (app.get_subcommands().size() == 1) {
+    CLI::App* used = app.get_subcommands().front();
+    auto from_env = [used](const char* option, const char* variable, std::string& value) {
+      if (used->get_option_no_throw(option) == nullptr || used->count(option) > 0) return;
+      if (const char* v = std::getenv(variable); v != nullptr && *v != '\0') value = v;
+    };
+    from_env("--server", "IONFLOW_SERVER", client.server);
+    from_env("--token", "IONFLOW_API_TOKEN", client.token);
+  }
 
   if (*s) {
     // -q: no progress and no [info] lines; warnings and errors still show (unless --log-level

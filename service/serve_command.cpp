@@ -4,7 +4,13 @@
 #include <pthread.h>
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -54,6 +60,17 @@ int run_serve_command(const ServeOptions& options) {
     fmt::print(stderr, "ionflow serve: --data-dir {}: {}\n", data_dir.string(), ec.message());
     return 2;
   }
+  // One service per data directory: a second one would requeue and run the first one's jobs.
+  const std::string lock_path = (data_dir / "serve.lock").string();
+  const int lock_fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    fmt::print(stderr,
+               "ionflow serve: --data-dir {}: in use by another ionflow serve (lock {}: {})\n",
+               data_dir.string(), lock_path, std::strerror(errno));
+    if (lock_fd >= 0) ::close(lock_fd);
+    return 2;
+  }
+  // Held until the process exits (the kernel drops it even after kill -9).
   std::vector<std::string> roots;
   for (const auto& r : options.data_roots)
     roots.push_back(fs::absolute(r).lexically_normal().string());

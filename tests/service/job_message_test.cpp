@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -373,6 +374,55 @@ TEST(JobMessage, MissingAndForbiddenFilesNameTheKey) {
             "database.fasta: path contains \"..\": " + kExamples + "/BSA/../TOPPAS/x.fasta");
   server.data_roots.push_back(kExamples + "/TOPPAS");
   EXPECT_NO_THROW(parse_job_message(job(), unimod(), server));
+}
+
+// Found by a new-user test: residues without a mass in a "Name (residues)" string were accepted
+// (and refused only when the server re-read the job), and a +-2e6 ppm window "succeeded" with 0
+// PSMs after minutes.
+TEST(JobMessage, ModificationResiduesAndToleranceBoundsAreCheckedAtOnce) {
+  auto with = [](const std::string& extra) {
+    return R"({"database": {"fasta": ")" + kFasta + R"("}, "mzml_paths": [")" + kBsa1 + R"("], )" +
+           extra + "}";
+  };
+  EXPECT_EQ(error_of(with(R"j("variable_modifications": ["Phospho (XYZ)"])j")),
+            "variable_modifications[0]: invalid residue 'X' (use upper-case one-letter codes)");
+  EXPECT_EQ(error_of(with(R"("precursor_tol": {"ppm": [-2e6, 2e6]})")),
+            "precursor_tol.ppm: bounds must lie within +-100000 ppm, got [-2e+06, 2e+06]");
+  EXPECT_EQ(error_of(with(R"("fragment_tol": {"da": [-6000, 1]})")),
+            "fragment_tol.da: bounds must lie within +-5000 Da, got [-6000.0, 1.0]");
+  EXPECT_NO_THROW(parse_job_message(with(R"("precursor_tol": {"da": [-500, 500]})"), unimod()));
+}
+
+// A symbolic link inside a data root that points outside it is refused (found by a new-user
+// test: a link to /etc/shadow given as spectra was read and its first line echoed in the
+// error); serve ignores a message's temp_directory.
+TEST(JobMessage, SymbolicLinksOutOfTheDataRootsAndTempDirectoryInServe) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("ionflow-roots-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::create_symlink(kBsa1, root / "linked.mzML");  // to a file outside the root
+  fs::copy_file(kBsa1, root / "inside.mzML");
+  fs::create_symlink(root / "inside.mzML", root / "ok.mzML");  // to a file inside: fine
+  JobMessageOptions server;
+  server.data_roots = {root.string(), fs::path(kFasta).parent_path().string()};
+  server.forced_output_directory = (root / "out").string();
+  auto message = [&](const std::string& spectra, const std::string& extra) {
+    return R"({"database": {"fasta": ")" + kFasta + R"("}, "mzml_paths": [")" + spectra + R"("])" +
+           extra + "}";
+  };
+  EXPECT_EQ(error_of(message((root / "linked.mzML").string(), ""), server),
+            "mzml_paths[0]: path resolves (through a symbolic link) outside the server's data "
+            "roots: " +
+                (root / "linked.mzML").string() + " -> " + fs::canonical(kBsa1).string());
+  ParsedJob ok = parse_job_message(
+      message((root / "ok.mzML").string(), R"(, "temp_directory": "/tmp/elsewhere")"), unimod(),
+      server);
+  EXPECT_EQ(ok.spec.temp_directory, "");
+  ASSERT_EQ(ok.warnings.size(), 1u);
+  EXPECT_EQ(ok.warnings[0],
+            "temp_directory: ignored; the server spills into " + (root / "out").string());
+  fs::remove_all(root);
 }
 
 TEST(JobMessage, NotJsonIsAnErrorForTheWholeMessage) {

@@ -142,6 +142,38 @@ TEST(ServeOptions, BadScalingAndQueueOptionsExit2NamingTheOption) {
   EXPECT_EQ(output, "ionflow serve: --max-queued-jobs must be >= 0\n");
 }
 
+// One service per port and per data directory (found by a new-user test: with SO_REUSEPORT a
+// second server on the same port bound too and the kernel split the requests between them, and
+// a second server on the same data directory requeued and ran the first one's running job).
+TEST(ServeOptions, SecondServerOnTheSamePortOrDataDirectoryExits2) {
+  ASSERT_TRUE(fs::exists(kIonflow)) << kIonflow << " not built";
+  ServeTestDir dir("serve_exclusive");
+  ServeTestDir other("serve_exclusive_other");
+  ServeProcess first(dir.path(), {});
+  const int port = first.start();
+  ASSERT_GT(port, 0) << first.log();
+  std::string output;
+  const std::string same_port = "timeout 30 " + kIonflow + " serve --data-dir " +
+                                other.path().string() +
+                                " --listen 127.0.0.1:" + std::to_string(port);
+  EXPECT_EQ(run(same_port, output), 2);
+  EXPECT_EQ(output, "ionflow serve: cannot bind 127.0.0.1:" + std::to_string(port) + "\n");
+  const std::string same_dir = "timeout 30 " + kIonflow + " serve --data-dir " +
+                               dir.path().string() + " --listen 127.0.0.1:0";
+  EXPECT_EQ(run(same_dir, output), 2);
+  EXPECT_EQ(output.rfind("ionflow serve: --data-dir " + dir.path().string() +
+                             ": in use by another ionflow serve (lock " +
+                             (dir.path() / "serve.lock").string() + ": ",
+                         0),
+            0u)
+      << output;
+  // The first server still answers, alone.
+  auto client = first.client();
+  auto health = client->Get("/v1/health");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+}
+
 // PUT /v1/scorers {"count": n}; returns the answer's JSON.
 JsonValue put_scorers(httplib::Client& client, const std::string& body) {
   auto res = client.Put("/v1/scorers", body, "application/json");

@@ -434,10 +434,16 @@ struct HttpApi::Impl {
       }
       int limit = 1000;
       if (req.has_param("limit")) {
+        size_t used = 0;
+        const std::string text = req.get_param_value("limit");
         try {
-          limit = std::clamp(std::stoi(req.get_param_value("limit")), 1, 100000);
+          limit = std::stoi(text, &used);
         } catch (const std::exception&) {
-          return error(res, 400, "limit: expected an integer", "limit");
+          used = 0;
+        }
+        if (used == 0 || used != text.size() || limit < 1 || limit > 100000) {
+          return error(res, 400, "limit: expected an integer from 1 to 100000, got " + text,
+                       "limit");
         }
       }
       JsonValue jobs = JsonValue::array();

@@ -52,6 +52,31 @@ int run_serve_command(const ServeOptions& options) {
     fmt::print(stderr, "ionflow serve: --max-queued-jobs must be >= 0\n");
     return 2;
   }
+  // Numbers that cannot mean anything (a new-user test found them all accepted silently).
+  if (options.concurrent_jobs < 1) {
+    fmt::print(stderr, "ionflow serve: --concurrent-jobs must be >= 1, got {}\n",
+               options.concurrent_jobs);
+    return 2;
+  }
+  if (options.scorers < 0 || options.licensed_cores < 0) {
+    fmt::print(stderr,
+               "ionflow serve: --scorers and --licensed-cores must be >= 0 (0 = usable "
+               "cores), got {} and {}\n",
+               options.scorers, options.licensed_cores);
+    return 2;
+  }
+  if (!(options.grace_seconds >= 0)) {
+    fmt::print(stderr, "ionflow serve: --grace-seconds must be >= 0, got {}\n",
+               options.grace_seconds);
+    return 2;
+  }
+  for (const auto& root : options.data_roots) {
+    std::error_code root_ec;
+    if (!std::filesystem::is_directory(root, root_ec)) {
+      fmt::print(stderr, "ionflow serve: --data-root {}: not a directory\n", root);
+      return 2;
+    }
+  }
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path data_dir = fs::absolute(options.data_dir).lexically_normal();

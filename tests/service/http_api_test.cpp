@@ -14,7 +14,6 @@
 namespace ionflow {
 namespace {
 
-
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -141,6 +140,10 @@ TEST_F(HttpApiTest, HealthScorersAndUnknownRoutes) {
   get("/v1/jobs/jdoesnotexist", 404);
   auto del = client_->Delete("/v1/jobs/jdoesnotexist");
   EXPECT_EQ(del->status, 404);
+  JsonValue bad_limit = get("/v1/jobs?limit=-1", 400);
+  EXPECT_EQ(bad_limit.find("error")->as_string(),
+            "limit: expected an integer from 1 to 100000, got -1");
+  get("/v1/jobs?limit=5x", 400);
 }
 
 TEST_F(HttpApiTest, BadMessagesAre400NamingTheField) {
@@ -238,7 +241,6 @@ TEST_F(HttpApiTest, RunsAJobAndServesItsResults) {
   auto metrics = client_->Get("/metrics");
   EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs_finished_total{state=\"done\"} 1\n"));
 }
-
 
 }  // namespace
 }  // namespace ionflow

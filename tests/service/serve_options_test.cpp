@@ -140,6 +140,16 @@ TEST(ServeOptions, BadScalingAndQueueOptionsExit2NamingTheOption) {
   EXPECT_EQ(output, "ionflow serve: --min-scorers 5 exceeds the licensed cores (4)\n");
   EXPECT_EQ(run(serve + "--max-queued-jobs -1", output), 2);
   EXPECT_EQ(output, "ionflow serve: --max-queued-jobs must be >= 0\n");
+  EXPECT_EQ(run(serve + "--concurrent-jobs 0", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --concurrent-jobs must be >= 1, got 0\n");
+  EXPECT_EQ(run(serve + "--grace-seconds -5", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --grace-seconds must be >= 0, got -5\n");
+  EXPECT_EQ(run(serve + "--scorers -3", output), 2);
+  EXPECT_EQ(output,
+            "ionflow serve: --scorers and --licensed-cores must be >= 0 (0 = usable cores), got "
+            "-3 and 4\n");
+  EXPECT_EQ(run(serve + "--data-root /nonexistent/runs", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --data-root /nonexistent/runs: not a directory\n");
 }
 
 // One service per port and per data directory (found by a new-user test: with SO_REUSEPORT a

@@ -144,6 +144,23 @@ void walk_object(const JsonValue& v, const std::string& path, const std::vector<
       std::string message = "unknown key";
       // Suggest the closest known key: within a third of the name's length in edits (at least
       // 2), or one that the name starts with ("precursor_tolerance" -> "precursor_tol").
+      // Sage keys given at the wrong level ("fasta" at the top instead of "database.fasta").
+      static const std::map<std::string_view, std::string_view> kNested = {
+          {"fasta", "database.fasta"},
+          {"static_mods", "database.static_mods"},
+          {"variable_mods", "database.variable_mods"},
+          {"decoy_tag", "database.decoy_tag"},
+          {"generate_decoys", "database.generate_decoys"},
+          {"max_variable_mods", "database.max_variable_mods"},
+          {"peptide_min_mass", "database.peptide_min_mass"},
+          {"peptide_max_mass", "database.peptide_max_mass"},
+          {"missed_cleavages", "database.enzyme.missed_cleavages"},
+          {"min_len", "database.enzyme.min_len"},
+          {"max_len", "database.enzyme.max_len"},
+      };
+      if (auto nested = kNested.find(name); path.empty() && nested != kNested.end()) {
+        fail(member_path, message + "; did you mean \"" + std::string(nested->second) + "\"?");
+      }
       std::string_view best;
       size_t best_distance = std::max<size_t>(3, name.size() / 3 + 1);
       for (const auto& k : keys) {

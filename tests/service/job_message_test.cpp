@@ -379,6 +379,15 @@ TEST(JobMessage, MissingAndForbiddenFilesNameTheKey) {
 // Found by a new-user test: residues without a mass in a "Name (residues)" string were accepted
 // (and refused only when the server re-read the job), and a +-2e6 ppm window "succeeded" with 0
 // PSMs after minutes.
+TEST(JobMessage, SageKeysAtTheWrongLevelSuggestWhereTheyBelong) {
+  EXPECT_EQ(error_of(R"({"fasta": "x.fasta"})"),
+            "fasta: unknown key; did you mean \"database.fasta\"?");
+  EXPECT_EQ(error_of(R"({"static_mods": {"C": 57.021464}})"),
+            "static_mods: unknown key; did you mean \"database.static_mods\"?");
+  EXPECT_EQ(error_of(R"({"missed_cleavages": 2})"),
+            "missed_cleavages: unknown key; did you mean \"database.enzyme.missed_cleavages\"?");
+}
+
 TEST(JobMessage, ModificationResiduesAndToleranceBoundsAreCheckedAtOnce) {
   auto with = [](const std::string& extra) {
     return R"({"database": {"fasta": ")" + kFasta + R"("}, "mzml_paths": [")" + kBsa1 + R"("], )" +

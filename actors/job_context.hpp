@@ -33,7 +33,8 @@ class JobContext {
   const JobSpec spec;
   const std::chrono::steady_clock::time_point start;
 
-  // Set by the coordinator when the job fails or is cancelled; stages stop early.
+  // Set by the coordinator when the job fails or is cancelled (only once it will not return a
+  // summary); stages and the shared scorers (JobScoring::stop) stop early.
   std::atomic<bool> aborted{false};
   bool cancel_requested() const {
     JobControl* control = control_.load();
@@ -64,6 +65,11 @@ class JobContext {
 struct JobScoring {
   std::shared_ptr<const PeptideIndex> index;
   SearchParameters params;
+  // The job's JobContext::aborted (shares ownership of the JobContext, so it outlives the job
+  // for a scorer still holding a chunk). Once true the job is cancelled or failed and its
+  // results are discarded: the scorer stops between queries and replies with the queries
+  // scored so far. Never set for a job that finishes. nullptr = never stop early (tests).
+  std::shared_ptr<const std::atomic<bool>> stop;
   // Tests only (fault injection): called by the scorer before each query is scored. A
   // std::exception is a scorer error (the scorer survives); anything else kills the scorer.
   std::function<void(const Query&)> before_score;

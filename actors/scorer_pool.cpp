@@ -3,8 +3,11 @@
 // The pool forwards each QueryChunk to the least-loaded scorer with request(...).then(...) and
 // keeps the chunk until a PsmBatch comes back; on any error (the scorer threw, died, was removed
 // with queued work, timed out) the chunk is sent again to another scorer (a chunk fails after
-// kMaxChunkAttempts scoring errors or kMaxChunkUnreachable vanished scorers). Scorers are detached actors (one thread each, so the pool size is the
-// number of cores scoring) linked to the pool; a scorer that dies is replaced.
+// kMaxChunkAttempts scoring errors or kMaxChunkUnreachable vanished scorers). Scorers are detached
+// actors (one thread each, so the pool size is the number of cores scoring) linked to the pool; a
+// scorer that dies is replaced. A scorer checks the job's stop flag (JobScoring::stop) between
+// queries, so a cancelled or failed job's chunks stop within one query instead of being scored to
+// the end.
 #include <caf/all.hpp>
 
 #include <algorithm>
@@ -23,11 +26,18 @@ namespace {
 
 // --- scorer -------------------------------------------------------------------------------------
 
+// A job as one scorer knows it: the JobScoring looked up at the job's first chunk (kept, so
+// that chunks still queued after the job ended see its stop flag) and a SpectrumScorer holding
+// the job's shared, read-only PeptideIndex.
+struct ScorerJob {
+  std::shared_ptr<const JobScoring> scoring;
+  std::unique_ptr<SpectrumScorer> scorer;
+};
+
 struct ScorerState {
   static inline const char* name = "ionflow.scorer";
   std::shared_ptr<JobRegistry> registry;
-  // One SpectrumScorer per job; it holds the job's shared, read-only PeptideIndex.
-  std::map<uint64_t, std::unique_ptr<SpectrumScorer>> scorers;
+  std::map<uint64_t, ScorerJob> jobs;  // until ForgetJob
 };
 
 using ScorerActor = caf::stateful_actor<ScorerState>;
@@ -38,8 +48,8 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
       [self](QueryChunk& chunk) -> caf::result<PsmBatch> {
         auto& st = self->state;
         BusyTimer timer;
-        auto it = st.scorers.find(chunk.job);
-        if (it == st.scorers.end()) {
+        auto it = st.jobs.find(chunk.job);
+        if (it == st.jobs.end()) {
           std::shared_ptr<const JobScoring> job = st.registry->find(chunk.job);
           if (!job) {
             return caf::make_error(caf::sec::runtime_error,
@@ -47,19 +57,22 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
           }
           try {
             auto scorer = std::make_unique<SpectrumScorer>(job->index, job->params);
-            it = st.scorers.emplace(chunk.job, std::move(scorer)).first;
+            it = st.jobs.emplace(chunk.job, ScorerJob{job, std::move(scorer)}).first;
           } catch (const std::exception& e) {
             return caf::make_error(caf::sec::runtime_error, std::string(e.what()));
           }
         }
+        const JobScoring& job = *it->second.scoring;
         PsmBatch batch;
         batch.job = chunk.job;
         batch.seq = chunk.seq;
-        std::shared_ptr<const JobScoring> hooks = st.registry->find(chunk.job);
         for (const Query& q : chunk.queries) {
+          // A cancelled or failed job: stop here. The partial batch goes only to that job,
+          // whose results are discarded (the flag is never set for a job that finishes).
+          if (job.stop && job.stop->load(std::memory_order_relaxed)) break;
           try {
-            if (hooks && hooks->before_score) hooks->before_score(q);  // tests: may throw anything
-            std::vector<Psm> psms = it->second->score(q);
+            if (job.before_score) job.before_score(q);  // tests: may throw anything
+            std::vector<Psm> psms = it->second.scorer->score(q);
             for (Psm& p : psms) batch.psms.push_back(std::move(p));
           } catch (const std::exception& e) {
             return caf::make_error(caf::sec::runtime_error,
@@ -67,12 +80,12 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
                                        std::to_string(q.spectrum_index) + " (" + q.native_id +
                                        ") charge " + std::to_string(q.charge) + ": " + e.what());
           }
+          ++batch.queries_scored;
         }
-        batch.queries_scored = chunk.queries.size();
         batch.scorer_busy_seconds = timer.seconds();
         return batch;
       },
-      [self](ForgetJob& forget) { self->state.scorers.erase(forget.job); },
+      [self](ForgetJob& forget) { self->state.jobs.erase(forget.job); },
   };
 }
 

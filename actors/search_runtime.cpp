@@ -239,6 +239,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
     scoring->params = job.search;
+    scoring->stop = std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted);
     im.registry->add(key, std::move(scoring));
     database.stages["database"] = stats;
     database.input_sha256[job.fasta_path] = fasta_sha;

@@ -9,13 +9,16 @@ namespace ionflow {
 
 double progress_fraction(const JobProgress& p) {
   if (p.stage == "done") return 1.0;
+  // Reading is the first 10% (the scoring starts only once every query is read and sorted),
+  // scoring the other 90%, so the figure never goes back when the stage changes (it used to jump
+  // from 50% while reading to 0% when scoring began).
+  constexpr double kReadingShare = 0.1;
   double f = 0.0;
   if (p.chunks_total > 0) {
-    f = static_cast<double>(p.chunks_done) / static_cast<double>(p.chunks_total);
+    f = kReadingShare + (1.0 - kReadingShare) * static_cast<double>(p.chunks_done) /
+                            static_cast<double>(p.chunks_total);
   } else if (p.bytes_total > 0) {
-    // Reading (and scoring the first chunks) before the sorter knows the chunk count.
-    f = static_cast<double>(p.bytes_read) / static_cast<double>(p.bytes_total);
-    f *= 0.5;
+    f = kReadingShare * static_cast<double>(p.bytes_read) / static_cast<double>(p.bytes_total);
   }
   return std::clamp(f, 0.0, 1.0);
 }

@@ -15,8 +15,8 @@
 
 namespace ionflow {
 
-// Fraction done in [0, 1]: bytes read while reading, chunks (or queries) scored afterwards,
-// 1 when done.
+// Fraction done in [0, 1], never decreasing over a job: 0-0.1 while reading (bytes read / total),
+// 0.1-1 while scoring (chunks scored / chunks), 1 when done.
 double progress_fraction(const JobProgress& p);
 // "scoring  42%  1120 spectra  530/1110 queries  3/6 chunks  12.5 s" (no newline).
 std::string format_progress(const JobProgress& p);

@@ -256,7 +256,8 @@ class MgfReader final : public SpectrumReader {
           file_parameter(s);
         } else if (state_ == State::kHeader && !looks_like_peak(s)) {
           throw ParseError(file_name_, offset_, line_no_,
-                           "not MGF: expected BEGIN IONS, a KEY=value parameter or a comment, "
+                           "neither mzML (which starts with '<') nor MGF: expected BEGIN IONS, a "
+                           "KEY=value parameter or a comment, "
                            "found \"" +
                                printable(s.substr(0, 40)) + "\"");
         } else {

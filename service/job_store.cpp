@@ -149,7 +149,8 @@ JobStore::JobStore(const std::string& path, std::vector<std::string>* requeued) 
     Statement s(db_, "SELECT id, cancel_requested FROM jobs WHERE state = 'running' ORDER BY seq",
                 path_);
     while (s.step()) {
-      if (requeued) requeued->push_back(s.text(0));
+      // A job whose cancel was requested ends cancelled below, it is not requeued.
+      if (requeued && s.integer(1) == 0) requeued->push_back(s.text(0));
     }
   }
   exec(

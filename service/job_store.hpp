@@ -48,8 +48,8 @@ struct JobRecord {
 
 class JobStore {
  public:
-  // Opens (creating if needed) `path` and requeues jobs left running. `requeued` (if given)
-  // receives their ids.
+  // Opens (creating if needed) `path` and requeues jobs left running (those whose cancel was
+  // requested end cancelled instead). `requeued` (if given) receives the requeued ids.
   explicit JobStore(const std::string& path, std::vector<std::string>* requeued = nullptr);
   ~JobStore();
   JobStore(const JobStore&) = delete;

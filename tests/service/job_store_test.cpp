@@ -123,6 +123,7 @@ TEST_F(JobStoreTest, CancelsQueuedAtOnceAndFlagsRunning) {
   // A job whose cancel was requested is not run again after a crash.
   std::vector<std::string> requeued;
   JobStore reopened(db(), &requeued);
+  EXPECT_TRUE(requeued.empty());  // and not reported as requeued (the log said so)
   EXPECT_EQ(reopened.get("a")->state, JobState::kCancelled);
   EXPECT_FALSE(reopened.claim_next());
 }

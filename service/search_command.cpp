@@ -78,7 +78,15 @@ int run_search_command(const SearchCommand& command) {
     Unimod unimod;
     parsed = read_job_message(message, unimod);
   } catch (const JobMessageError& e) {
-    fmt::print(stderr, "ionflow search: {}: {}\n", command.job_path, e.what());
+    // A key a command-line flag set is the flag's fault, not the job file's.
+    std::string source = command.job_path;
+    for (const auto& [key, value] : command.overrides) {
+      const std::string& k = e.key_path();
+      if (!k.empty() && (k == key || k.rfind(key + ".", 0) == 0 || k.rfind(key + "[", 0) == 0)) {
+        source = "command line (" + key + ")";
+      }
+    }
+    fmt::print(stderr, "ionflow search: {}: {}\n", source, e.what());
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "ionflow search: {}\n", e.what());

@@ -40,7 +40,10 @@ inline std::string read_file(const fs::path& path) {
 }
 
 // The demo job's parameters (examples/bsa_demo.json) on `mzml` against `fasta` (absolute paths).
-inline std::string demo_job(const std::string& mzml, const std::string& fasta) {
+// The demo job's settings over several spectra files.
+inline std::string demo_job_of(const std::vector<std::string>& mzmls, const std::string& fasta) {
+  std::string paths;
+  for (const auto& m : mzmls) paths += (paths.empty() ? "\"" : ", \"") + m + "\"";
   return R"({"database": {"fasta": ")" + fasta + R"j(",
     "enzyme": {"missed_cleavages": 1, "min_len": 5, "max_len": 50},
     "peptide_min_mass": 500.0, "peptide_max_mass": 5000.0, "max_variable_mods": 2,
@@ -50,8 +53,12 @@ inline std::string demo_job(const std::string& mzml, const std::string& fasta) {
   "precursor_tol": {"ppm": [-10, 10]}, "isotope_errors": [0, 1],
   "fragment_tol": {"da": [-0.5, 0.5]}, "precursor_charge": [2, 4],
   "min_peaks": 15, "max_peaks": 150, "report_psms": 1,
-  "mzml_paths": [")j" +
-         mzml + R"("], "output_formats": ["tsv"]})";
+  "mzml_paths": [)j" +
+         paths + R"(], "output_formats": ["tsv"]})";
+}
+
+inline std::string demo_job(const std::string& mzml, const std::string& fasta) {
+  return demo_job_of(std::vector<std::string>{mzml}, fasta);
 }
 
 // Fast: 15 MS2 spectra, 12 PSMs at 1% FDR (see tests/e2e/excerpt_search_test.cpp).
@@ -60,10 +67,18 @@ inline std::string small_job() {
                   kData + "/bsa_target_decoy_excerpt.fasta");
 }
 
-// Several seconds: the full demo search, BSA1.mzML (1120 MS2) against 18 878 entries.
+// Several seconds: BSA1, BSA2 and BSA3 three times each (~9,400 queries, 9 chunks of <= 1000)
+// against the 18 878-entry target-decoy FASTA. One BSA1 alone now takes well under a second,
+// too short to resize scorers or kill the server in the middle of it.
 inline std::string long_job() {
-  return demo_job(
-      kExamples + "/BSA/BSA1.mzML",
+  std::vector<std::string> mzmls;
+  for (int copy = 0; copy < 3; ++copy) {
+    for (const char* run : {"BSA1", "BSA2", "BSA3"}) {
+      mzmls.push_back(kExamples + "/BSA/" + run + ".mzML");
+    }
+  }
+  return demo_job_of(
+      mzmls,
       kExamples +
           "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta");
 }

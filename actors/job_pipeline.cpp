@@ -285,6 +285,19 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
             message = st.ctx->spec.spectra_paths.at(block.file_index) + " (block at byte " +
                       std::to_string(block.offset) + "): " + message;
           }
+          // A damaged gzip member is only detected by its CRC at the end, after the garbage
+          // was parsed: say that the position counts decompressed bytes and how to check.
+          auto file = st.files.find(block.file_index);
+          if (file != st.files.end() && file->second.decompressor &&
+              file->second.decompressor->compression() != Compression::kNone &&
+              message.find("gzip") == std::string::npos &&
+              message.find("zstd") == std::string::npos) {
+            const bool gzip = file->second.decompressor->compression() == Compression::kGzip;
+            message += std::string(
+                           " (line and byte count the decompressed data; if the file is "
+                           "damaged, `") +
+                       (gzip ? "gzip -t" : "zstd -t") + "` will say so)";
+          }
           report_failure(self, st.coordinator, *st.ctx, "parser", message);
           ack.ok = false;
           return ack;

@@ -3,6 +3,7 @@
 // an unknown key and a job whose FASTA does not exist are rejected (exit 2) naming the key / path.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -48,6 +49,45 @@ TEST(BadInput, TruncatedMzmlFailsNamingFileAndByteOffsetAndLeavesNoResults) {
   const long offset = std::stol(match[1].str());
   EXPECT_GT(offset, 29690) << "the error is inside the second, cut spectrum";
   EXPECT_LE(offset, 30000) << "an offset past the end of a 30000-byte file";
+  expect_no_results(out);
+}
+
+// A gzip member damaged in the middle: either zlib notices ("corrupt gzip data: ...") or the
+// garbage reaches the XML parser before gzip's CRC (at the end of the member) can catch it.
+// Either way the error names the file and says gzip (a new-user test got a bare "XML not
+// well-formed" at an offset in the decompressed data). tests/data/BSA1_excerpt_damaged.mzML.gz
+// is BSA1_excerpt.mzML gzipped with stored (level 0) blocks and "<spectrum " at byte 29692
+// overwritten: deflate cannot notice, only the CRC can; read in 4096-byte blocks, the XML
+// parser sees the damage first.
+TEST(BadInput, DamagedGzipNamesTheFileAndSaysTheOffsetIsDecompressed) {
+  ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
+  TempDir dir;
+  const std::string damaged = kTestDataDir + "/BSA1_excerpt_damaged.mzML.gz";
+  const std::string job = dir / "small_blocks.json";
+  std::string message = read_file(kSourceDir + "/examples/bsa_demo.json");
+  message.insert(message.find('{') + 1, "\"block_size_bytes\": 4096, ");
+  ASSERT_NO_FATAL_FAILURE(write_file(job, message));
+  const std::string out = dir / "out";
+  CommandResult run =
+      run_ionflow({"search", job, damaged, "-f", kExcerptFasta, "-o", out, "-q"}, dir);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find(damaged + ": line 312 (byte 29692): XML not well-formed"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("(line and byte count the decompressed data; if the file is damaged, "
+                         "`gzip -t` will say so)"),
+            std::string::npos)
+      << run.err;
+  expect_no_results(out);
+
+  // Read whole (one 4 MiB block), zlib's own check fires first and names gzip.
+  run = run_ionflow({"search", kSourceDir + "/examples/bsa_demo.json", damaged, "-f", kExcerptFasta,
+                     "-o", out, "-q"},
+                    dir);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find(damaged + ": (byte 50743): corrupt gzip data: incorrect data check"),
+            std::string::npos)
+      << run.err;
   expect_no_results(out);
 }
 

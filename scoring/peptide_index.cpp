@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>

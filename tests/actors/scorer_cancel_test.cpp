@@ -24,25 +24,14 @@
 #include <thread>
 
 #include "actors/search_runtime.hpp"
+#include "actors_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace actors_test;
 using Clock = std::chrono::steady_clock;
-
-JobSpec ecoli_job(const std::string& name, const fs::path& output) {
-  JobSpec job;
-  job.id = name;
-  job.spectra_paths = {std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML"};
-  job.fasta_path = std::string(IONFLOW_EXAMPLES_DIR) +
-                   "/TOPPAS/data/Identification/"
-                   "target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta";
-  job.output_directory = output.string();
-  job.search.database.decoy_tag = "rev_";
-  job.search.database.decoy_generation = DecoyGeneration::kNone;
-  return job;
-}
 
 // ±40 Da precursor window: every query is scored against a large share of the index.
 JobSpec wide_window_job(const std::string& name, const fs::path& output) {
@@ -55,20 +44,12 @@ JobSpec wide_window_job(const std::string& name, const fs::path& output) {
   return job;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
 fs::path scratch(const std::string& name) {
-  return fs::temp_directory_path() /
-         ("ionflow-scorer-cancel-" + std::to_string(::getpid()) + "-" + name);
+  return scratch_directory("scorer-cancel", name);
 }
 
 TEST(ScorerCancel, CancelStopsScoringUnderWayAndTheNextJobIsUnaffected) {

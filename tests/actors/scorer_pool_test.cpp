@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "actors/pipeline.hpp"
+#include "actors_test_support.hpp"
 #include "io/fasta_reader.hpp"
 #include "io/spectrum_reader.hpp"
 #include "messages/registration.hpp"
@@ -21,12 +22,7 @@ namespace {
 
 const std::string kExamples = IONFLOW_EXAMPLES_DIR;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using actors_test::read_file;
 
 struct EcoliData {
   SearchParameters params;

@@ -14,28 +14,16 @@
 #include <vector>
 
 #include "actors/search_runtime.hpp"
+#include "actors_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
 namespace fs = std::filesystem;
-
-JobSpec ecoli_job(const std::string& name, const fs::path& output) {
-  JobSpec job;
-  job.id = name;
-  job.spectra_paths = {std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML"};
-  job.fasta_path = std::string(IONFLOW_EXAMPLES_DIR) +
-                   "/TOPPAS/data/Identification/"
-                   "target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta";
-  job.output_directory = output.string();
-  job.search.database.decoy_tag = "rev_";
-  job.search.database.decoy_generation = DecoyGeneration::kNone;
-  return job;
-}
+using namespace actors_test;
 
 fs::path scratch(const std::string& name) {
-  return fs::temp_directory_path() /
-         ("ionflow-runtime-guard-" + std::to_string(::getpid()) + "-" + name);
+  return scratch_directory("runtime-guard", name);
 }
 
 TEST(SearchRuntimeGuard, CancelBeforeTheIndexBuildEndsWithJobCancelled) {
@@ -108,10 +96,7 @@ TEST(SearchRuntimeGuard, IndexCacheMissThenHitThenDamagedFileRebuilds) {
     JobSpec job = ecoli_job(name, dir / name);
     job.index_cache_directory = (dir / "cache").string();
     JobSummary s = runtime.run(job);
-    std::ifstream in(dir / name / "results.tsv", std::ios::binary);
-    std::stringstream tsv;
-    tsv << in.rdbuf();
-    return std::make_pair(s, tsv.str());
+    return std::make_pair(s, read_file(dir / name / "results.tsv"));
   };
   auto [first, first_tsv] = run("first");
   EXPECT_EQ(first.index_cache.rfind("miss (", 0), 0u) << first.index_cache;

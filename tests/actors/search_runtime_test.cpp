@@ -4,6 +4,7 @@
 // scorers, parsers, chunk size, sorter budget or scorer resizing during the job.
 #include "actors/search_runtime.hpp"
 #include "actors/chunk_size.hpp"
+#include "actors_test_support.hpp"
 #include "messages/job_events.hpp"
 
 #include <gtest/gtest.h>
@@ -25,18 +26,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kEcoliMzml = std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML";
-const std::string kEcoliFasta = std::string(IONFLOW_EXAMPLES_DIR) +
-                                "/TOPPAS/data/Identification/"
-                                "target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta";
+using actors_test::kEcoliFasta;
+using actors_test::kEcoliMzml;
 const std::string kTestData = IONFLOW_TEST_DATA_DIR;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using actors_test::read_file;
 
 size_t count_lines(const std::string& s) {
   size_t n = 0;

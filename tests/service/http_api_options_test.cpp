@@ -11,6 +11,8 @@
 
 #include "service/http_api.hpp"
 
+#include "in_process_api.hpp"
+
 #include <httplib.h>
 
 namespace ionflow {
@@ -29,70 +31,22 @@ std::string small_job(const std::string& extra = "") {
   return j + "}";
 }
 
-class HttpApiOptionsTest : public ::testing::Test {
+class HttpApiOptionsTest : public InProcessApiTest {
  protected:
-  // Starts the API with `token` and `max_queued`.
+  // Starts the API with `token` and `max_queued`, a ScorerControl and 4 licensed cores.
   void start(const std::string& token, int64_t max_queued) {
-    dir_ = fs::temp_directory_path() /
-           ("ionflow_http_opts_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "jobs");
-    store_ = std::make_unique<JobStore>((dir_ / "jobs.sqlite3").string());
-    SearchRuntime::Options ro;
-    ro.licensed_cores = 4;
-    ro.scorers = 1;
-    runtime_ = std::make_unique<SearchRuntime>(ro);
-    Scheduler::Options so;
-    so.concurrent_jobs = 2;
-    so.jobs_directory = (dir_ / "jobs").string();
-    so.data_roots = {kData};
-    scheduler_ = std::make_unique<Scheduler>(*store_, *runtime_, unimod(), metrics_, so);
-    ScorerControl::Options co;
-    co.min_scorers = 1;
-    co.max_scorers = 3;
-    control_ = std::make_unique<ScorerControl>(*runtime_, nullptr, co);
-    HttpApi::Options ao;
-    ao.data_roots = {kData};
-    ao.api_token = token;
-    ao.max_queued_jobs = max_queued;
-    ao.scorer_control = control_.get();
-    api_ = std::make_unique<HttpApi>(*store_, *scheduler_, *runtime_, unimod(), metrics_, ao);
-    port_ = api_->bind("127.0.0.1", 0);
-    server_ = std::thread([this] { api_->serve(); });
-    api_->wait_until_ready();
-    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
-    client_->set_read_timeout(60, 0);
-  }
-  void TearDown() override {
-    if (!api_) return;
-    api_->stop();
-    server_.join();
-    api_.reset();
-    control_.reset();
-    scheduler_.reset();
-    runtime_.reset();
-    store_.reset();
-    fs::remove_all(dir_);
-  }
-  static const Unimod& unimod() {
-    static Unimod u;
-    return u;
+    InProcessApiOptions o;
+    o.directory_prefix = "ionflow_http_opts";
+    o.licensed_cores = 4;
+    o.concurrent_jobs = 2;
+    o.api_token = token;
+    o.max_queued_jobs = max_queued;
+    o.scorer_control = true;
+    start_api(o);
   }
   static std::string error_of(const httplib::Result& res) {
     return parse_json(res->body).find("error")->as_string();
   }
-
-  fs::path dir_;
-  Metrics metrics_;
-  std::unique_ptr<JobStore> store_;
-  std::unique_ptr<SearchRuntime> runtime_;
-  std::unique_ptr<Scheduler> scheduler_;
-  std::unique_ptr<ScorerControl> control_;
-  std::unique_ptr<HttpApi> api_;
-  std::thread server_;
-  int port_ = 0;
-  std::unique_ptr<httplib::Client> client_;
 };
 
 TEST_F(HttpApiOptionsTest, TokenGuardsEveryRouteButHealthAndMetrics) {

@@ -2,6 +2,8 @@
 // temporary directory, a real SearchRuntime and real search jobs on small committed inputs.
 #include "service/http_api.hpp"
 
+#include "in_process_api.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -30,46 +32,12 @@ std::string small_job(const std::string& extra = "") {
   return j + "}";
 }
 
-class HttpApiTest : public ::testing::Test {
+class HttpApiTest : public InProcessApiTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ionflow_http_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "jobs");
-    store_ = std::make_unique<JobStore>((dir_ / "jobs.sqlite3").string());
-    SearchRuntime::Options ro;
-    ro.licensed_cores = 2;
-    ro.scorers = 1;
-    runtime_ = std::make_unique<SearchRuntime>(ro);
-    Scheduler::Options so;
-    so.jobs_directory = (dir_ / "jobs").string();
-    so.data_roots = {kData};
-    scheduler_ = std::make_unique<Scheduler>(*store_, *runtime_, unimod(), metrics_, so);
-    HttpApi::Options ao;
-    ao.data_roots = {kData};
-    ao.max_body_bytes = 64 * 1024;
-    api_ = std::make_unique<HttpApi>(*store_, *scheduler_, *runtime_, unimod(), metrics_, ao);
-    port_ = api_->bind("127.0.0.1", 0);
-    server_ = std::thread([this] { api_->serve(); });
-    api_->wait_until_ready();
-    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
-    client_->set_read_timeout(60, 0);
-  }
-  void TearDown() override {
-    api_->stop();
-    server_.join();
-    scheduler_->stop(std::chrono::milliseconds(0));
-    api_.reset();
-    scheduler_.reset();
-    runtime_.reset();
-    store_.reset();
-    fs::remove_all(dir_);
-  }
-  static const Unimod& unimod() {
-    static Unimod u;
-    return u;
+    InProcessApiOptions o;
+    o.max_body_bytes = 64 * 1024;
+    start_api(o);
   }
 
   JsonValue post_job(const std::string& body, int expected_status) {
@@ -104,16 +72,6 @@ class HttpApiTest : public ::testing::Test {
     ADD_FAILURE() << "job " << id << " did not end";
     return {};
   }
-
-  fs::path dir_;
-  Metrics metrics_;
-  std::unique_ptr<JobStore> store_;
-  std::unique_ptr<SearchRuntime> runtime_;
-  std::unique_ptr<Scheduler> scheduler_;
-  std::unique_ptr<HttpApi> api_;
-  std::thread server_;
-  int port_ = 0;
-  std::unique_ptr<httplib::Client> client_;
 };
 
 TEST_F(HttpApiTest, HealthScorersAndUnknownRoutes) {

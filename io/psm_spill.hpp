@@ -1,0 +1,123 @@
+// PsmSpill and PsmFile: a job's PSMs on disk instead of in RAM, so that the writer's memory does
+// not grow with the number of queries.
+//
+// PsmSpill: the writer add()s each scored chunk's PSMs (chunk sequence number `seq`, PSMs in the
+// scorer's order) as they arrive, in any seq order. Records (io/psm_codec, prefixed by seq and
+// position) are buffered up to `run_bytes` of encoded bytes, then sorted by (file_index,
+// spectrum_index, arrival) and appended to the spill file as one "run" (one zstd frame). Only the
+// run boundaries stay in RAM. finish() writes the rest and numbers every PSM by its *arrival*:
+// its position in the concatenation of all chunks by ascending seq (the order the writer used
+// when it kept every PSM in a vector). Then scan() reads every PSM once, run by run (cheap, no
+// order), and merge() returns them by a k-way merge of the runs in (file_index,
+// spectrum_index, arrival) order.
+//
+// PsmFile: PSMs appended in their final order (one zstd frame), then read back sequentially any
+// number of times (the result writers' passes).
+//
+// Files: `<temp_directory>/ionflow-psms-XXXXXX` (mkstemp), unlinked at once after creation; the
+// open descriptor keeps the data until the object is destroyed, so no file is left behind after
+// success, an exception, a cancelled job or a killed process. Compression: zstd level 1 by
+// default, window 2^17 bytes (so each run being merged costs ~0.3 MiB of decoder state).
+// Errors: std::runtime_error "PSM spill <path>: <cause>" (cannot create the file, a full disk,
+// a short read, a corrupt frame). Thread-safety: none; one object per job, used by one actor.
+// scan()/merge()/read() are const and may run several times after finish().
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scoring/psm.hpp"
+
+namespace ionflow {
+
+class PsmFrameWriter;  // internal (psm_spill.cpp)
+
+class PsmSpill {
+ public:
+  static constexpr uint64_t kDefaultRunBytes = uint64_t{16} << 20;  // encoded bytes per run
+
+  // Creates the (unlinked) spill file in `temp_directory` ("" = "."). Throws std::runtime_error
+  // naming the path when it cannot be created.
+  explicit PsmSpill(const std::string& temp_directory, uint64_t run_bytes = kDefaultRunBytes,
+                    int zstd_level = 1);
+  ~PsmSpill();
+  PsmSpill(const PsmSpill&) = delete;
+  PsmSpill& operator=(const PsmSpill&) = delete;
+
+  // Adds the PSMs of chunk `seq` (each seq at most once). REQUIRES: finish() not called. May
+  // write a run (blocking file I/O).
+  void add(uint64_t seq, const std::vector<Psm>& psms);
+  // Writes the buffered rest and numbers the PSMs by arrival. REQUIRES: called once.
+  void finish();
+
+  // REQUIRES: finish() called. Every PSM once, in file order (not sorted): visit(arrival, psm).
+  void scan(const std::function<void(uint64_t arrival, Psm& psm)>& visit) const;
+  // REQUIRES: finish() called. Every PSM once, ordered by (file_index, spectrum_index, arrival).
+  void merge(const std::function<void(uint64_t arrival, Psm& psm)>& visit) const;
+
+  uint64_t size() const { return count_; }                   // PSMs added
+  size_t runs() const { return runs_.size(); }               // runs written
+  uint64_t bytes_written() const { return bytes_written_; }  // compressed bytes on disk
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Entry {
+    uint32_t file_index;
+    uint64_t spectrum_index;
+    uint64_t seq;
+    uint32_t position;
+    size_t offset;  // of the record in pending_
+    size_t length;
+  };
+  struct Run {
+    uint64_t begin = 0, end = 0;  // byte range of the frame in the file
+  };
+  void write_run();
+  uint64_t arrival(uint64_t seq, uint32_t position) const;
+
+  std::string path_;
+  int fd_ = -1;
+  uint64_t run_bytes_;
+  int zstd_level_;
+  std::string pending_;  // encoded records not yet written
+  std::vector<Entry> entries_;
+  std::vector<Run> runs_;
+  std::vector<std::pair<uint64_t, uint64_t>> chunk_counts_;  // (seq, PSMs); sorted, prefix sums
+  uint64_t count_ = 0;
+  uint64_t bytes_written_ = 0;
+  bool finished_ = false;
+};
+
+class PsmFile {
+ public:
+  // Creates the (unlinked) file in `temp_directory` ("" = "."). Throws std::runtime_error.
+  explicit PsmFile(const std::string& temp_directory, int zstd_level = 1);
+  ~PsmFile();
+  PsmFile(const PsmFile&) = delete;
+  PsmFile& operator=(const PsmFile&) = delete;
+
+  // REQUIRES: finish() not called.
+  void append(const Psm& psm);
+  // REQUIRES: called once, before read().
+  void finish();
+  // Every PSM in append order.
+  void read(const std::function<void(const Psm&)>& visit) const;
+
+  uint64_t size() const { return count_; }
+  uint64_t bytes_written() const { return bytes_written_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::string record_;  // scratch for one encoded PSM
+  uint64_t count_ = 0;
+  uint64_t bytes_written_ = 0;
+  bool finished_ = false;
+  std::unique_ptr<PsmFrameWriter> frame_;  // the open zstd frame
+};
+
+}  // namespace ionflow

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 #include <unordered_map>
 
 namespace ionflow {
@@ -60,9 +61,10 @@ double q_at(const std::vector<std::pair<double, double>>& curve_desc, double s) 
   return q;
 }
 
-}  // namespace
-
-void assign_spectrum_q_values(std::vector<Psm>& psms) {
+// Spectrum and peptide q-values read only rank, score, decoy and proforma, which Psm and PsmFact
+// both have: one template for both.
+template <class Row>
+void spectrum_q_values(std::vector<Row>& psms) {
   std::vector<double> scores;
   std::vector<bool> decoy;
   std::vector<size_t> rank1;
@@ -79,19 +81,22 @@ void assign_spectrum_q_values(std::vector<Psm>& psms) {
     curve.emplace_back(scores[k], q[k]);
   }
   std::sort(curve.begin(), curve.end(), [](auto& a, auto& b) { return a.first > b.first; });
-  for (Psm& p : psms) {
+  for (Row& p : psms) {
     if (p.rank != 1) p.spectrum_q = q_at(curve, p.score);
   }
 }
 
-void assign_peptide_q_values(std::vector<Psm>& psms) {
-  std::unordered_map<std::string, size_t> best;  // proforma -> index of best rank-1 PSM
+// Peptide = Row::proforma (the string for Psm, its interned id for PsmFact).
+template <class Row>
+void peptide_q_values(std::vector<Row>& psms) {
+  using Key = std::decay_t<decltype(Row::proforma)>;
+  std::unordered_map<Key, size_t> best;  // proforma -> index of best rank-1 PSM
   for (size_t i = 0; i < psms.size(); ++i) {
     if (psms[i].rank != 1) continue;
     auto [it, inserted] = best.emplace(psms[i].proforma, i);
     if (!inserted && psms[i].score > psms[it->second].score) it->second = i;
   }
-  std::vector<std::string> keys;
+  std::vector<Key> keys;
   std::vector<double> scores;
   std::vector<bool> decoy;
   for (const auto& [key, i] : best) {
@@ -100,27 +105,47 @@ void assign_peptide_q_values(std::vector<Psm>& psms) {
     decoy.push_back(psms[i].decoy);
   }
   const std::vector<double> q = target_decoy_q_values(scores, decoy);
-  std::unordered_map<std::string, double> q_of;
+  std::unordered_map<Key, double> q_of;
   for (size_t k = 0; k < keys.size(); ++k) q_of[keys[k]] = q[k];
-  for (Psm& p : psms) {
+  for (Row& p : psms) {
     auto it = q_of.find(p.proforma);
     p.peptide_q = it == q_of.end() ? 1.0 : it->second;
   }
 }
 
-std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
-                                                  std::string_view decoy_tag, bool tag_is_suffix) {
+}  // namespace
+
+void assign_spectrum_q_values(std::vector<Psm>& psms) {
+  spectrum_q_values(psms);
+}
+void assign_spectrum_q_values(std::vector<PsmFact>& facts) {
+  spectrum_q_values(facts);
+}
+void assign_peptide_q_values(std::vector<Psm>& psms) {
+  peptide_q_values(psms);
+}
+void assign_peptide_q_values(std::vector<PsmFact>& facts) {
+  peptide_q_values(facts);
+}
+
+std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_view decoy_tag,
+                                                  bool tag_is_suffix) {
+  std::vector<PsmFact>& facts = table.facts;
+  const std::vector<FactEvidence>& evidence = table.evidence();
   // Best rank-1 PSM score per protein accession.
-  std::unordered_map<std::string, size_t> index_of;
+  std::unordered_map<uint32_t, size_t> index_of;  // accession id -> proteins index
   std::vector<ProteinScore> proteins;
-  for (const Psm& p : psms) {
+  std::vector<uint32_t> protein_ids;  // accession id per proteins entry
+  for (const PsmFact& p : facts) {
     if (p.rank != 1) continue;
-    for (const PeptideEvidence& e : p.evidence) {
+    for (uint32_t k = p.evidence_begin; k < p.evidence_end; ++k) {
+      const FactEvidence& e = evidence[k];
       // A PSM counts for decoy proteins only when it is a decoy PSM (targets win shared ones).
       if (e.decoy != p.decoy) continue;
-      auto [it, inserted] = index_of.emplace(e.protein_accession, proteins.size());
+      auto [it, inserted] = index_of.emplace(e.protein, proteins.size());
       if (inserted) {
-        proteins.push_back({e.protein_accession, e.decoy, p.score, 1.0, false});
+        proteins.push_back({table.accession(e.protein), e.decoy, p.score, 1.0, false});
+        protein_ids.push_back(e.protein);
       } else {
         proteins[it->second].score = std::max(proteins[it->second].score, p.score);
       }
@@ -151,13 +176,17 @@ std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
   const std::vector<double> q = target_decoy_q_values(scores, decoy);
   for (size_t k = 0; k < picked.size(); ++k) proteins[picked[k]].q_value = q[k];
 
-  std::unordered_map<std::string, double> q_of;
-  for (const ProteinScore& ps : proteins) q_of[ps.accession] = ps.q_value;
-  for (Psm& p : psms) {
+  std::vector<double> q_of(table.accession_count(), 1.0);  // by accession id; 1 = not scored
+  std::vector<char> scored(table.accession_count(), 0);
+  for (size_t i = 0; i < proteins.size(); ++i) {
+    q_of[protein_ids[i]] = proteins[i].q_value;
+    scored[protein_ids[i]] = 1;
+  }
+  for (PsmFact& p : facts) {
     double best = 1.0;
-    for (const PeptideEvidence& e : p.evidence) {
-      auto it = q_of.find(e.protein_accession);
-      if (it != q_of.end()) best = std::min(best, it->second);
+    for (uint32_t k = p.evidence_begin; k < p.evidence_end; ++k) {
+      const uint32_t id = evidence[k].protein;
+      if (scored[id]) best = std::min(best, q_of[id]);
     }
     p.protein_q = best;
   }
@@ -165,6 +194,14 @@ std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
     if (a.score != b.score) return a.score > b.score;
     return a.accession < b.accession;
   });
+  return proteins;
+}
+
+std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
+                                                  std::string_view decoy_tag, bool tag_is_suffix) {
+  PsmFacts facts = facts_of(psms);
+  std::vector<ProteinScore> proteins = assign_protein_q_values(facts, decoy_tag, tag_is_suffix);
+  for (const PsmFact& f : facts.facts) psms[f.arrival].protein_q = f.protein_q;
   return proteins;
 }
 

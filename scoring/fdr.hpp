@@ -19,6 +19,9 @@
 //    the picked list. The loser of a pair gets q = 1. A PSM's protein_q is the smallest q of the
 //    proteins in its evidence.
 //
+// Each function exists for std::vector<Psm> and for PsmFacts (scoring/psm_facts.hpp, the form
+// the writer finalizes a spilled job in); both give the same q-values (one implementation).
+//
 // Thread-safe: pure functions on the caller's vectors.
 #pragma once
 
@@ -27,6 +30,7 @@
 #include <vector>
 
 #include "scoring/psm.hpp"
+#include "scoring/psm_facts.hpp"
 
 namespace ionflow {
 
@@ -55,5 +59,12 @@ void assign_peptide_q_values(std::vector<Psm>& psms);
 // Fills Psm::protein_q with the picked protein FDR; returns every protein seen, best first.
 std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
                                                   std::string_view decoy_tag, bool tag_is_suffix);
+
+// The same on facts: fill PsmFact::spectrum_q, peptide_q (peptide = interned ProForma) and
+// protein_q.
+void assign_spectrum_q_values(std::vector<PsmFact>& facts);
+void assign_peptide_q_values(std::vector<PsmFact>& facts);
+std::vector<ProteinScore> assign_protein_q_values(PsmFacts& facts, std::string_view decoy_tag,
+                                                  bool tag_is_suffix);
 
 }  // namespace ionflow

@@ -1,10 +1,12 @@
-// finalize_psms (declared in search.hpp): best PSMs per spectrum across charge queries, optional
-// semi-supervised rescoring (rescoring.hpp), then q-values (fdr.hpp).
+// finalize_psms / finalize_psm_facts (declared in search.hpp): best PSMs per spectrum across
+// charge queries, optional semi-supervised rescoring (rescoring.hpp), then q-values (fdr.hpp).
+// The work is done on PsmFacts (psm_facts.hpp); finalize_psms is a wrapper that carries the
+// result back to whole Psms.
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "scoring/fdr.hpp"
+#include "scoring/psm_facts.hpp"
 #include "scoring/rescoring.hpp"
 #include "scoring/search.hpp"
 
@@ -12,22 +14,21 @@ namespace ionflow {
 
 namespace {
 
-bool better(const Psm& a, const Psm& b) {
+bool better(const PsmFacts& table, const PsmFact& a, const PsmFact& b) {
   if (a.score != b.score) return a.score > b.score;
   if (a.hyperscore != b.hyperscore) return a.hyperscore > b.hyperscore;
   if (a.decoy != b.decoy) return !a.decoy;  // a tie goes to the target (conservative for FDR)
-  return a.proforma < b.proforma;
+  return table.proforma(a.proforma) < table.proforma(b.proforma);
 }
 
 // Keeps the best `report` PSMs of each spectrum (one per peptide form and charge), ranked 1..n.
-// Compacts in place: the kept PSMs are moved down over the dropped ones and the tail is erased,
-// so no second vector of PSMs exists (on the 683,905-query scale set a copy was ~190 MB of the
-// peak).
-void best_per_spectrum(std::vector<Psm>& psms, size_t report) {
-  std::sort(psms.begin(), psms.end(), [](const Psm& a, const Psm& b) {
+// Compacts in place: the kept facts are moved down over the dropped ones and the tail is erased.
+void best_per_spectrum(PsmFacts& table, size_t report) {
+  std::vector<PsmFact>& psms = table.facts;
+  std::sort(psms.begin(), psms.end(), [&table](const PsmFact& a, const PsmFact& b) {
     if (a.file_index != b.file_index) return a.file_index < b.file_index;
     if (a.spectrum_index != b.spectrum_index) return a.spectrum_index < b.spectrum_index;
-    return better(a, b);
+    return better(table, a, b);
   });
   size_t kept = 0;  // psms[0, kept) are the output so far
   for (size_t i = 0; i < psms.size();) {
@@ -42,11 +43,12 @@ void best_per_spectrum(std::vector<Psm>& psms, size_t report) {
     for (size_t k = i; k < j && static_cast<size_t>(rank) < report; ++k) {
       bool duplicate = false;
       for (size_t m = group_start; m < kept; ++m) {
+        // Interned ProForma ids are equal exactly when the strings are.
         duplicate |= psms[m].proforma == psms[k].proforma && psms[m].charge == psms[k].charge;
       }
       if (duplicate) continue;
       psms[k].rank = ++rank;
-      if (kept != k) psms[kept] = std::move(psms[k]);
+      if (kept != k) psms[kept] = psms[k];
       ++kept;
     }
     i = j;
@@ -56,17 +58,36 @@ void best_per_spectrum(std::vector<Psm>& psms, size_t report) {
 
 }  // namespace
 
-std::vector<Psm> finalize_psms(std::vector<Psm> psms, const SearchParameters& params) {
+void finalize_psm_facts(PsmFacts& facts, const SearchParameters& params) {
   const size_t report = static_cast<size_t>(std::max(1, params.report_psms));
-  std::vector<Psm> out = std::move(psms);
-  best_per_spectrum(out, report);
-  if (rescore_psms(out)) {
+  best_per_spectrum(facts, report);
+  if (rescore_psms(facts.facts)) {
     // The new score can reorder a spectrum's PSMs: rank again.
-    best_per_spectrum(out, report);
+    best_per_spectrum(facts, report);
   }
-  assign_spectrum_q_values(out);
-  assign_peptide_q_values(out);
-  assign_protein_q_values(out, params.database.decoy_tag, params.database.decoy_tag_is_suffix);
+  assign_spectrum_q_values(facts.facts);
+  assign_peptide_q_values(facts.facts);
+  assign_protein_q_values(facts, params.database.decoy_tag, params.database.decoy_tag_is_suffix);
+  facts.facts.shrink_to_fit();
+}
+
+void apply_psm_fact(const PsmFact& fact, Psm& psm) {
+  psm.rank = fact.rank;
+  psm.score = fact.score;
+  psm.spectrum_q = fact.spectrum_q;
+  psm.peptide_q = fact.peptide_q;
+  psm.protein_q = fact.protein_q;
+}
+
+std::vector<Psm> finalize_psms(std::vector<Psm> psms, const SearchParameters& params) {
+  PsmFacts facts = facts_of(psms);
+  finalize_psm_facts(facts, params);
+  std::vector<Psm> out;
+  out.reserve(facts.facts.size());
+  for (const PsmFact& fact : facts.facts) {
+    out.push_back(std::move(psms[fact.arrival]));
+    apply_psm_fact(fact, out.back());
+  }
   return out;  // best_per_spectrum leaves file_index, spectrum_index, rank order
 }
 

@@ -17,7 +17,7 @@ constexpr int kIterations = 3;
 constexpr double kMinClass = 10;
 constexpr int kFolds = 3;
 
-Features features_of(const Psm& p) {
+Features features_of(const PsmFact& p) {
   const double fraction =
       p.theoretical_peaks > 0 ? double(p.matched_peaks) / p.theoretical_peaks : 0.0;
   return {p.score,
@@ -29,7 +29,7 @@ Features features_of(const Psm& p) {
           std::abs(p.precursor_ppm),
           p.fragment_ppm,
           double(p.charge),
-          double(p.sequence.size()),
+          double(p.sequence_length),
           double(p.missed_cleavages),
           double(std::abs(p.isotope_error)),
           std::log10(std::max(1, p.candidates))};
@@ -158,7 +158,7 @@ std::pair<double, double> fold_normalisation(const std::vector<double>& scores,
 
 }  // namespace
 
-bool rescore_psms(std::vector<Psm>& psms) {
+bool rescore_psms(std::vector<PsmFact>& psms) {
   std::vector<size_t> rank1;
   for (size_t i = 0; i < psms.size(); ++i) {
     if (psms[i].rank == 1) rank1.push_back(i);
@@ -192,7 +192,7 @@ bool rescore_psms(std::vector<Psm>& psms) {
 
   // Cross-validation: fold = spectrum_index mod kFolds; each fold is scored by the model trained
   // on the others, then normalised.
-  auto fold_of = [&](const Psm& p) { return static_cast<int>(p.spectrum_index % kFolds); };
+  auto fold_of = [&](const PsmFact& p) { return static_cast<int>(p.spectrum_index % kFolds); };
   std::array<Features, kFolds> w{};
   std::array<std::pair<double, double>, kFolds> norm{};
   std::vector<double> new_scores(n);
@@ -217,13 +217,20 @@ bool rescore_psms(std::vector<Psm>& psms) {
   }
   if (accepted_targets(new_scores, decoy) < baseline) return false;
 
-  for (Psm& p : psms) {
+  for (PsmFact& p : psms) {
     const int fold = fold_of(p);
     const Features raw = features_of(p);
     double s = 0;
     for (int f = 0; f < kFeatures; ++f) s += w[fold][f] * (raw[f] - mean[f]) / sd[f];
     p.score = (s - norm[fold].first) / norm[fold].second;
   }
+  return true;
+}
+
+bool rescore_psms(std::vector<Psm>& psms) {
+  PsmFacts facts = facts_of(psms);
+  if (!rescore_psms(facts.facts)) return false;
+  for (size_t i = 0; i < psms.size(); ++i) psms[i].score = facts.facts[i].score;
   return true;
 }
 

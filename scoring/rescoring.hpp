@@ -27,11 +27,15 @@
 #include <vector>
 
 #include "scoring/psm.hpp"
+#include "scoring/psm_facts.hpp"
 
 namespace ionflow {
 
 // Rescores `psms` in place (rank-1 PSMs train; every PSM is rescored). Returns true when the
 // learned score was applied.
 bool rescore_psms(std::vector<Psm>& psms);
+// The same on facts (scoring/psm_facts.hpp; the Psm version is a wrapper over it): replaces
+// PsmFact::score.
+bool rescore_psms(std::vector<PsmFact>& facts);
 
 }  // namespace ionflow

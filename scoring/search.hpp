@@ -2,6 +2,8 @@
 //   prepare_spectrum  (parsers)  RawSpectrum -> Queries, or a skip reason
 //   SpectrumScorer    (scorers)  Query -> ranked PSMs against a shared PeptideIndex
 //   finalize_psms     (writer)   all PSMs of a job -> best per spectrum, q-values
+// The writer keeps a job's PSMs on disk (io/psm_spill.hpp) and finalizes only their facts
+// (finalize_psm_facts, psm_facts.hpp); finalize_psms is the same on whole Psms in RAM.
 #pragma once
 
 #include <memory>
@@ -10,6 +12,7 @@
 
 #include "scoring/peptide_index.hpp"
 #include "scoring/psm.hpp"
+#include "scoring/psm_facts.hpp"
 #include "scoring/query.hpp"
 #include "scoring/search_parameters.hpp"
 #include "scoring/spectrum.hpp"
@@ -26,10 +29,18 @@ struct PreparedSpectrum {
 // (the file's, or each of [min_precursor_charge, max_precursor_charge] when unknown).
 PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParameters& params);
 
+class FragmentIndex;  // fragment_index.hpp
+
 // Scores queries against the index. Holds per-thread scratch space: use one per thread/actor.
 class SpectrumScorer {
  public:
-  SpectrumScorer(std::shared_ptr<const PeptideIndex> index, const SearchParameters& params);
+  // `fragments` (optional; built from `index` with params.ion_types, see fragment_index.hpp):
+  // a query whose precursor windows hold more than kFragmentPrefilterAbove peptides (an open
+  // or wide-window search) has only the kFragmentTopK of them sharing the most fragment peaks
+  // scored in full — the first pass of MSFragger and Sage — instead of every one
+  // (scoring/spectrum_scorer.cpp, step 1). Without it every window peptide is scored.
+  SpectrumScorer(std::shared_ptr<const PeptideIndex> index, const SearchParameters& params,
+                 std::shared_ptr<const FragmentIndex> fragments = nullptr);
   ~SpectrumScorer();
   SpectrumScorer(const SpectrumScorer&) = delete;
   SpectrumScorer& operator=(const SpectrumScorer&) = delete;
@@ -46,5 +57,13 @@ class SpectrumScorer {
 // then assigns spectrum, peptide and protein q-values (see fdr.hpp). Order of the result:
 // by file_index, spectrum_index, rank.
 std::vector<Psm> finalize_psms(std::vector<Psm> psms, const SearchParameters& params);
+
+// The same on facts: sorts `facts.facts` into that order, drops the PSMs that are not kept and
+// fills rank, score (rescored when rescoring applied) and the q-values. finalize_psms(psms) ==
+// the Psms of the facts of finalize_psm_facts(facts_of(psms)) with apply_psm_fact.
+void finalize_psm_facts(PsmFacts& facts, const SearchParameters& params);
+
+// Copies what finalizing changes (rank, score, spectrum/peptide/protein q) from `fact` to `psm`.
+void apply_psm_fact(const PsmFact& fact, Psm& psm);
 
 }  // namespace ionflow

@@ -183,11 +183,17 @@ std::string regex_escape(std::string_view text) {
   return out;
 }
 
-// Everything the SequenceCollection and ProteinDetectionList need, gathered in one pass.
+// Everything the SequenceCollection and ProteinDetectionList need, gathered in a first pass over
+// the PSMs (unique peptides, proteins and evidences: much fewer than PSMs); the second pass
+// looks each PSM's ids up again (evidence_ids) instead of keeping them per PSM.
 struct Catalogue {
   std::vector<std::string> proteins;  // accession per DBSequence
   std::unordered_map<std::string, uint32_t> protein_index;
-  std::vector<std::size_t> peptide_psm;                     // representative PSM per Peptide
+  struct Peptide {
+    std::string sequence;  // of the first PSM with this ProForma
+    std::vector<AppliedModification> modifications;
+  };
+  std::vector<Peptide> peptides;
   std::unordered_map<std::string, uint32_t> peptide_index;  // ProForma -> Peptide
   struct Evidence {
     uint32_t peptide = 0;
@@ -196,28 +202,29 @@ struct Catalogue {
   };
   std::vector<Evidence> evidences;
   std::unordered_map<uint64_t, uint32_t> evidence_index;  // (peptide << 32 | protein)
-  std::vector<uint32_t> psm_peptide;                      // per PSM (by original index)
-  std::vector<std::vector<uint32_t>> psm_evidences;       // per PSM
+  std::vector<std::string> sample_ids;  // per spectra file: the first non-empty native id
 };
 
-Catalogue catalogue(const std::vector<Psm>& psms) {
+// The schema wants >= 1 PeptideEvidenceRef per item: a PSM without proteins (never made by the
+// search) gets one to an "unknown" protein rather than an invalid document.
+const std::vector<PeptideEvidence>& evidences_of(const Psm& psm) {
+  static const std::vector<PeptideEvidence> kUnknownTarget = {{"unknown", 0, '?', '?', false}};
+  static const std::vector<PeptideEvidence> kUnknownDecoy = {{"unknown", 0, '?', '?', true}};
+  return !psm.evidence.empty() ? psm.evidence : (psm.decoy ? kUnknownDecoy : kUnknownTarget);
+}
+
+Catalogue catalogue(const PsmSource& psms, std::size_t spectra_files) {
   Catalogue c;
-  c.psm_peptide.resize(psms.size());
-  c.psm_evidences.resize(psms.size());
-  for (std::size_t i = 0; i < psms.size(); ++i) {
-    const Psm& psm = psms[i];
+  c.sample_ids.resize(spectra_files);
+  psms.for_each([&](const Psm& psm) {
+    if (psm.file_index < c.sample_ids.size() && c.sample_ids[psm.file_index].empty()) {
+      c.sample_ids[psm.file_index] = psm.native_id;
+    }
     auto [pep_it, new_peptide] =
-        c.peptide_index.emplace(rf::proforma(psm), static_cast<uint32_t>(c.peptide_psm.size()));
-    if (new_peptide) c.peptide_psm.push_back(i);
+        c.peptide_index.emplace(rf::proforma(psm), static_cast<uint32_t>(c.peptides.size()));
+    if (new_peptide) c.peptides.push_back({psm.sequence, psm.modifications});
     const uint32_t peptide = pep_it->second;
-    c.psm_peptide[i] = peptide;
-    // The schema wants >= 1 PeptideEvidenceRef per item: a PSM without proteins (never made by
-    // the search) gets one to an "unknown" protein rather than an invalid document.
-    static const std::vector<PeptideEvidence> kUnknownTarget = {{"unknown", 0, '?', '?', false}};
-    static const std::vector<PeptideEvidence> kUnknownDecoy = {{"unknown", 0, '?', '?', true}};
-    const auto& evidences =
-        !psm.evidence.empty() ? psm.evidence : (psm.decoy ? kUnknownDecoy : kUnknownTarget);
-    for (const PeptideEvidence& evidence : evidences) {
+    for (const PeptideEvidence& evidence : evidences_of(psm)) {
       auto [prot_it, new_protein] = c.protein_index.emplace(
           evidence.protein_accession, static_cast<uint32_t>(c.proteins.size()));
       if (new_protein) c.proteins.push_back(evidence.protein_accession);
@@ -226,10 +233,22 @@ Catalogue catalogue(const std::vector<Psm>& psms) {
       auto [ev_it, new_evidence] =
           c.evidence_index.emplace(key, static_cast<uint32_t>(c.evidences.size()));
       if (new_evidence) c.evidences.push_back({peptide, protein, evidence});
-      c.psm_evidences[i].push_back(ev_it->second);
     }
-  }
+  });
   return c;
+}
+
+// The Peptide of `psm` and its PeptideEvidence ids (in evidence order), from the catalogue.
+uint32_t peptide_id(const Catalogue& c, const Psm& psm) {
+  return c.peptide_index.at(rf::proforma(psm));
+}
+void evidence_ids(const Catalogue& c, const Psm& psm, uint32_t peptide,
+                  std::vector<uint32_t>& out) {
+  out.clear();
+  for (const PeptideEvidence& evidence : evidences_of(psm)) {
+    const uint32_t protein = c.protein_index.at(evidence.protein_accession);
+    out.push_back(c.evidence_index.at((static_cast<uint64_t>(peptide) << 32) | protein));
+  }
 }
 
 // pre / post as the schema allows them: [A-Z], '-' (protein terminus) or '?' (unknown).
@@ -271,7 +290,7 @@ void write_header(TextOutput& out, const ResultContext& context) {
   out.put("      </SoftwareName>\n    </AnalysisSoftware>\n  </AnalysisSoftwareList>\n");
 }
 
-void write_sequence_collection(TextOutput& out, const std::vector<Psm>& psms, const Catalogue& c) {
+void write_sequence_collection(TextOutput& out, const Catalogue& c) {
   if (c.proteins.empty()) return;  // optional element; the schema wants >= 1 DBSequence inside
   out.put("  <SequenceCollection>\n");
   for (uint32_t p = 0; p < c.proteins.size(); ++p) {
@@ -281,8 +300,8 @@ void write_sequence_collection(TextOutput& out, const std::vector<Psm>& psms, co
     xml::put_attribute(out, "searchDatabase_ref", "SDB_1");
     out.put("/>\n");
   }
-  for (uint32_t p = 0; p < c.peptide_psm.size(); ++p) {
-    const Psm& psm = psms[c.peptide_psm[p]];
+  for (uint32_t p = 0; p < c.peptides.size(); ++p) {
+    const Catalogue::Peptide& psm = c.peptides[p];
     const int length = static_cast<int>(psm.sequence.size());
     out.put("    <Peptide id=\"Pep_");
     out.put_uint(p + 1);
@@ -308,7 +327,7 @@ void write_sequence_collection(TextOutput& out, const std::vector<Psm>& psms, co
   }
   for (uint32_t e = 0; e < c.evidences.size(); ++e) {
     const auto& ev = c.evidences[e];
-    const Psm& psm = psms[c.peptide_psm[ev.peptide]];
+    const Catalogue::Peptide& psm = c.peptides[ev.peptide];
     out.put("    <PeptideEvidence id=\"PE_");
     out.put_uint(e + 1);
     out.put("\" peptide_ref=\"Pep_");
@@ -474,7 +493,7 @@ void write_protocols(TextOutput& out, const SearchParameters& params,
       "  </AnalysisProtocolCollection>\n");
 }
 
-void write_inputs(TextOutput& out, const std::vector<Psm>& psms, const SearchParameters& params,
+void write_inputs(TextOutput& out, const Catalogue& c, const SearchParameters& params,
                   const ResultContext& context) {
   const DatabaseParameters& db = params.database;
   out.put("  <DataCollection>\n    <Inputs>\n      <SearchDatabase id=\"SDB_1\"");
@@ -498,13 +517,7 @@ void write_inputs(TextOutput& out, const std::vector<Psm>& psms, const SearchPar
   cv_param(out, "        ", "MS:1001195", "decoy DB type reverse");
   out.put("      </SearchDatabase>\n");
 
-  // A sample native id per file decides its nativeID format.
-  std::vector<std::string_view> sample_ids(context.spectra_paths.size());
-  for (const Psm& psm : psms) {
-    if (psm.file_index < sample_ids.size() && sample_ids[psm.file_index].empty()) {
-      sample_ids[psm.file_index] = psm.native_id;
-    }
-  }
+  // A sample native id per file (Catalogue::sample_ids) decides its nativeID format.
   for (std::size_t f = 0; f < context.spectra_paths.size(); ++f) {
     const std::string& path = context.spectra_paths[f];
     const bool mgf = rf::is_mgf(path);
@@ -520,15 +533,15 @@ void write_inputs(TextOutput& out, const std::vector<Psm>& psms, const SearchPar
       cv_param(out, "          ", "MS:1000584", "mzML format");
     }
     out.put("        </FileFormat>\n        <SpectrumIDFormat>\n");
-    const auto [accession, name] = native_id_format(sample_ids[f], mgf);
+    const auto [accession, name] = native_id_format(c.sample_ids[f], mgf);
     cv_param(out, "          ", accession, name);
     out.put("        </SpectrumIDFormat>\n      </SpectraData>\n");
   }
   out.put("    </Inputs>\n");
 }
 
-void write_item(TextOutput& out, const Psm& psm, std::size_t item, const Catalogue& c,
-                std::size_t psm_index, const ResultContext& context) {
+void write_item(TextOutput& out, const Psm& psm, std::size_t item, uint32_t peptide,
+                const std::vector<uint32_t>& evidences, const ResultContext& context) {
   out.put("        <SpectrumIdentificationItem id=\"SII_");
   out.put_uint(item);
   out.put('"');
@@ -541,9 +554,9 @@ void write_item(TextOutput& out, const Psm& psm, std::size_t item, const Catalog
   xml::put_attribute(out, "calculatedMassToCharge", mass::mz_from_neutral(psm.calcmass, charge));
   xml::put_attribute_bool(out, "passThreshold", psm.spectrum_q <= context.pass_threshold_q);
   out.put(" peptide_ref=\"Pep_");
-  out.put_uint(c.psm_peptide[psm_index] + 1);
+  out.put_uint(peptide + 1);
   out.put("\">\n");
-  for (uint32_t e : c.psm_evidences[psm_index]) {
+  for (uint32_t e : evidences) {
     out.put("          <PeptideEvidenceRef peptideEvidence_ref=\"PE_");
     out.put_uint(e + 1);
     out.put("\"/>\n");
@@ -575,17 +588,15 @@ void write_result_params(TextOutput& out, const Psm& psm, bool mgf) {
 
 }  // namespace
 
-void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms,
-                     const ResultContext& context) {
+void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
   const SearchParameters& params = rf::parameters(context);
-  const Catalogue c = catalogue(psms);
-  const std::vector<std::size_t> order = rf::ordered_indices(psms);
+  const Catalogue c = catalogue(psms, context.spectra_paths.size());  // first pass
 
   TextOutput text(out);
   write_header(text, context);
-  write_sequence_collection(text, psms, c);
+  write_sequence_collection(text, c);
   write_protocols(text, params, context);
-  write_inputs(text, psms, params, context);
+  write_inputs(text, c, params, context);
 
   // Per protein: (evidence, item) pairs of target PSMs and the best protein q-value.
   struct Hypothesis {
@@ -597,8 +608,9 @@ void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms,
   text.put("    <AnalysisData>\n      <SpectrumIdentificationList id=\"SIL_1\">\n");
   std::size_t item = 0;
   std::size_t result = 0;
-  for (std::size_t k = 0; k < order.size();) {
-    const Psm& first = psms[order[k]];
+  std::vector<uint32_t> evidences;
+  rf::for_each_spectrum(psms, [&](const std::vector<Psm>& group) {  // second pass
+    const Psm& first = group.front();
     const bool mgf = rf::is_mgf(rf::spectra_path(context, first.file_index));
     text.put("      <SpectrumIdentificationResult id=\"SIR_");
     text.put_uint(++result);
@@ -607,14 +619,12 @@ void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms,
     text.put(" spectraData_ref=\"SD_");
     text.put_uint(static_cast<uint64_t>(first.file_index) + 1);
     text.put("\">\n");
-    std::size_t end = k;
-    while (end < order.size() && psms[order[end]].file_index == first.file_index &&
-           psms[order[end]].spectrum_index == first.spectrum_index) {
-      const std::size_t index = order[end];
-      const Psm& psm = psms[index];
-      write_item(text, psm, ++item, c, index, context);
+    for (const Psm& psm : group) {
+      const uint32_t peptide = peptide_id(c, psm);
+      evidence_ids(c, psm, peptide, evidences);
+      write_item(text, psm, ++item, peptide, evidences, context);
       if (!psm.decoy) {
-        for (uint32_t e : c.psm_evidences[index]) {
+        for (uint32_t e : evidences) {
           const auto& ev = c.evidences[e];
           if (ev.where.decoy) continue;
           hypotheses[ev.protein].refs.emplace_back(e, item);
@@ -622,12 +632,10 @@ void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms,
               std::min(hypotheses[ev.protein].protein_q, psm.protein_q);
         }
       }
-      ++end;
     }
     write_result_params(text, first, mgf);
     text.put("      </SpectrumIdentificationResult>\n");
-    k = end;
-  }
+  });
   text.put("      </SpectrumIdentificationList>\n      <ProteinDetectionList id=\"PDL_1\">\n");
   for (uint32_t p = 0; p < hypotheses.size(); ++p) {
     Hypothesis& h = hypotheses[p];
@@ -662,6 +670,11 @@ void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms,
       "      </ProteinDetectionList>\n    </AnalysisData>\n  </DataCollection>\n"
       "</MzIdentML>\n");
   text.finish();
+}
+
+void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms,
+                     const ResultContext& context) {
+  write_mzidentml(out, VectorPsmSource(psms), context);
 }
 
 }  // namespace ionflow

@@ -278,9 +278,8 @@ void write_hit(TextOutput& out, const Psm& psm, const EnzymeParameters& enzyme) 
 
 }  // namespace
 
-void write_pepxml(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context) {
+void write_pepxml(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
   const SearchParameters& params = rf::parameters(context);
-  const std::vector<std::size_t> order = rf::ordered_indices(psms);
 
   TextOutput text(out);
   text.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<msms_pipeline_analysis");
@@ -292,65 +291,71 @@ void write_pepxml(std::ostream& out, const std::vector<Psm>& psms, const ResultC
   xml::put_attribute(text, "summary_xml", context.output_path);
   text.put(">\n");
 
-  // Files referenced by PSMs but missing from the context still get a run summary.
+  // First pass: files referenced by PSMs but missing from the context still get a run summary.
   uint32_t file_count = static_cast<uint32_t>(context.spectra_paths.size());
-  for (const Psm& psm : psms) file_count = std::max(file_count, psm.file_index + 1);
+  psms.for_each([&](const Psm& psm) { file_count = std::max(file_count, psm.file_index + 1); });
 
-  std::size_t k = 0;
+  // One msms_run_summary per file in [0, file_count), each with its spectra (files in order).
+  uint32_t next_file = 0;  // files [0, next_file) have their run header written
+  std::string stem;
+  auto open_run = [&]() {
+    if (next_file > 0) text.put(" </msms_run_summary>\n");
+    std::string path(rf::spectra_path(context, next_file));
+    if (path.empty()) path = "file" + std::to_string(next_file);
+    stem = rf::file_stem(path);
+    write_run_header(text, path, params, context);
+    ++next_file;
+  };
+
   uint64_t query_index = 0;
   std::vector<int> charges;
-  for (uint32_t file = 0; file < file_count; ++file) {
-    std::string path(rf::spectra_path(context, file));
-    if (path.empty()) path = "file" + std::to_string(file);
-    const std::string stem = rf::file_stem(path);
-    write_run_header(text, path, params, context);
-    while (k < order.size() && psms[order[k]].file_index == file) {
-      // One spectrum: PSMs [k, end).
-      std::size_t end = k;
-      const Psm& head = psms[order[k]];
-      charges.clear();
-      while (end < order.size() && psms[order[end]].file_index == file &&
-             psms[order[end]].spectrum_index == head.spectrum_index) {
-        const int z = psms[order[end]].charge;
-        if (std::find(charges.begin(), charges.end(), z) == charges.end()) charges.push_back(z);
-        ++end;
+  rf::for_each_spectrum(psms, [&](const std::vector<Psm>& group) {
+    const Psm& head = group.front();
+    while (next_file <= head.file_index) open_run();
+    charges.clear();
+    for (const Psm& psm : group) {
+      if (std::find(charges.begin(), charges.end(), psm.charge) == charges.end()) {
+        charges.push_back(psm.charge);
       }
-      for (int z : charges) {
-        const uint64_t scan = rf::scan_number(head);
-        char spectrum[64];
-        std::snprintf(spectrum, sizeof spectrum, ".%05llu.%05llu.%d",
-                      static_cast<unsigned long long>(scan), static_cast<unsigned long long>(scan),
-                      z);
-        text.put("  <spectrum_query");
-        xml::put_attribute(text, "spectrum", stem + spectrum);
-        if (!head.native_id.empty()) xml::put_attribute(text, "spectrumNativeID", head.native_id);
-        xml::put_attribute(text, "start_scan", static_cast<int64_t>(scan));
-        xml::put_attribute(text, "end_scan", static_cast<int64_t>(scan));
-        // All PSMs of one spectrum and charge share the experimental mass.
-        const Psm* first_of_charge = nullptr;
-        for (std::size_t j = k; j < end; ++j) {
-          if (psms[order[j]].charge == z) {
-            first_of_charge = &psms[order[j]];
-            break;
-          }
-        }
-        xml::put_attribute(text, "precursor_neutral_mass", first_of_charge->expmass);
-        xml::put_attribute(text, "assumed_charge", static_cast<int64_t>(std::max(0, z)));
-        xml::put_attribute(text, "index", static_cast<int64_t>(++query_index));
-        if (head.rt_seconds >= 0) xml::put_attribute(text, "retention_time_sec", head.rt_seconds);
-        text.put(">\n    <search_result>\n");
-        for (std::size_t j = k; j < end; ++j) {
-          const Psm& psm = psms[order[j]];
-          if (psm.charge == z) write_hit(text, psm, params.database.enzyme);
-        }
-        text.put("    </search_result>\n  </spectrum_query>\n");
-      }
-      k = end;
     }
-    text.put(" </msms_run_summary>\n");
-  }
+    for (int z : charges) {
+      const uint64_t scan = rf::scan_number(head);
+      char spectrum[64];
+      std::snprintf(spectrum, sizeof spectrum, ".%05llu.%05llu.%d",
+                    static_cast<unsigned long long>(scan), static_cast<unsigned long long>(scan),
+                    z);
+      text.put("  <spectrum_query");
+      xml::put_attribute(text, "spectrum", stem + spectrum);
+      if (!head.native_id.empty()) xml::put_attribute(text, "spectrumNativeID", head.native_id);
+      xml::put_attribute(text, "start_scan", static_cast<int64_t>(scan));
+      xml::put_attribute(text, "end_scan", static_cast<int64_t>(scan));
+      // All PSMs of one spectrum and charge share the experimental mass.
+      const Psm* first_of_charge = nullptr;
+      for (const Psm& psm : group) {
+        if (psm.charge == z) {
+          first_of_charge = &psm;
+          break;
+        }
+      }
+      xml::put_attribute(text, "precursor_neutral_mass", first_of_charge->expmass);
+      xml::put_attribute(text, "assumed_charge", static_cast<int64_t>(std::max(0, z)));
+      xml::put_attribute(text, "index", static_cast<int64_t>(++query_index));
+      if (head.rt_seconds >= 0) xml::put_attribute(text, "retention_time_sec", head.rt_seconds);
+      text.put(">\n    <search_result>\n");
+      for (const Psm& psm : group) {
+        if (psm.charge == z) write_hit(text, psm, params.database.enzyme);
+      }
+      text.put("    </search_result>\n  </spectrum_query>\n");
+    }
+  });
+  while (next_file < file_count) open_run();
+  if (next_file > 0) text.put(" </msms_run_summary>\n");
   text.put("</msms_pipeline_analysis>\n");
   text.finish();
+}
+
+void write_pepxml(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context) {
+  write_pepxml(out, VectorPsmSource(psms), context);
 }
 
 }  // namespace ionflow

@@ -35,10 +35,11 @@
 
 namespace ionflow {
 
-void write_pin(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context) {
+void write_pin(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
   const SearchParameters& params = result_format::parameters(context);
   int max_charge = std::max(1, params.max_precursor_charge);
-  for (const Psm& psm : psms) max_charge = std::max(max_charge, psm.charge);
+  // First pass: the Charge columns must cover every PSM's charge.
+  psms.for_each([&](const Psm& psm) { max_charge = std::max(max_charge, psm.charge); });
   const std::string& delimiter =
       context.protein_delimiter.empty() ? std::string("\t") : context.protein_delimiter;
 
@@ -53,8 +54,7 @@ void write_pin(std::ostream& out, const std::vector<Psm>& psms, const ResultCont
   text.put("\tpeptide_len\tmissed_cleavages\tenzN\tenzC\tPeptide\tProteins\n");
 
   std::vector<std::string> stems;  // per file index, computed once
-  for (std::size_t index : result_format::ordered_indices(psms)) {
-    const Psm& psm = psms[index];
+  psms.for_each([&](const Psm& psm) {
     if (psm.file_index >= stems.size()) stems.resize(psm.file_index + 1);
     std::string& stem = stems[psm.file_index];
     if (stem.empty()) {
@@ -116,8 +116,12 @@ void write_pin(std::ostream& out, const std::vector<Psm>& psms, const ResultCont
       text.put(psm.evidence[i].protein_accession);
     }
     text.put('\n');
-  }
+  });
   text.finish();
+}
+
+void write_pin(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context) {
+  write_pin(out, VectorPsmSource(psms), context);
 }
 
 }  // namespace ionflow

@@ -95,6 +95,20 @@ std::vector<std::size_t> ordered_indices(const std::vector<Psm>& psms) {
   return order;
 }
 
+void for_each_spectrum(const PsmSource& source,
+                       const std::function<void(const std::vector<Psm>&)>& visit) {
+  std::vector<Psm> group;
+  source.for_each([&](const Psm& psm) {
+    if (!group.empty() && (group.front().file_index != psm.file_index ||
+                           group.front().spectrum_index != psm.spectrum_index)) {
+      visit(group);
+      group.clear();
+    }
+    group.push_back(psm);
+  });
+  if (!group.empty()) visit(group);
+}
+
 const SearchParameters& parameters(const ResultContext& context) {
   static const SearchParameters kDefaults;
   return context.params != nullptr ? *context.params : kDefaults;
@@ -187,3 +201,14 @@ EnzymaticEnds enzymatic_ends(const Psm& psm, const PeptideEvidence& evidence,
 }
 
 }  // namespace ionflow::result_format
+
+namespace ionflow {
+
+VectorPsmSource::VectorPsmSource(const std::vector<Psm>& psms)
+    : psms_(psms), order_(result_format::ordered_indices(psms)) {}
+
+void VectorPsmSource::for_each(const std::function<void(const Psm&)>& visit) const {
+  for (std::size_t index : order_) visit(psms_[index]);
+}
+
+}  // namespace ionflow

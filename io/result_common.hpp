@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,12 @@ namespace ionflow::result_format {
 // Indices into `psms` in the writers' order (file_index, spectrum_index, rank). Identity when
 // the vector is already in that order (the contract); a stable sort otherwise.
 std::vector<std::size_t> ordered_indices(const std::vector<Psm>& psms);
+
+// Calls visit(group) once per spectrum of `source` with its PSMs (same file_index and
+// spectrum_index, consecutive in the writers' order), in order. The group is valid during the
+// call only.
+void for_each_spectrum(const PsmSource& source,
+                       const std::function<void(const std::vector<Psm>&)>& visit);
 
 // `context.params`, or a default SearchParameters when it is null.
 const SearchParameters& parameters(const ResultContext& context);

@@ -48,12 +48,11 @@ void put_field(TextOutput& out, std::string_view text) {
 
 }  // namespace
 
-void write_tsv(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context) {
+void write_tsv(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
   TextOutput text(out);
   text.put(kHeader);
   uint64_t row = 0;
-  for (std::size_t index : result_format::ordered_indices(psms)) {
-    const Psm& psm = psms[index];
+  psms.for_each([&](const Psm& psm) {
     text.put_uint(++row);
     text.put('\t');
     put_field(text, result_format::file_name(result_format::spectra_path(context, psm.file_index)));
@@ -105,8 +104,12 @@ void write_tsv(std::ostream& out, const std::vector<Psm>& psms, const ResultCont
     text.put('\t');
     if (psm.scan >= 0) text.put_int(psm.scan);
     text.put('\n');
-  }
+  });
   text.finish();
+}
+
+void write_tsv(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context) {
+  write_tsv(out, VectorPsmSource(psms), context);
 }
 
 }  // namespace ionflow

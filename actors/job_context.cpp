@@ -27,6 +27,20 @@ void JobContext::detach_control() {
   control_ = nullptr;
 }
 
+void JobContext::set_index_release(std::function<void()> release) {
+  std::lock_guard<std::mutex> lock(release_mutex_);
+  release_index_ = std::move(release);
+}
+
+void JobContext::release_index() {
+  std::function<void()> release;
+  {
+    std::lock_guard<std::mutex> lock(release_mutex_);
+    release.swap(release_index_);
+  }
+  if (release) release();
+}
+
 void JobRegistry::add(uint64_t job, std::shared_ptr<const JobScoring> scoring) {
   std::lock_guard<std::mutex> lock(mutex_);
   jobs_[job] = std::move(scoring);

@@ -1,5 +1,6 @@
 // JobContext: what the actors of one job share in this process (never sent in messages): the
-// job spec, the caller's JobControl, progress reporting and the abort flag.
+// job spec, the caller's JobControl, progress reporting, the abort flag and the hook that
+// releases the job's peptide index after scoring.
 // JobRegistry: the scoring context (PeptideIndex + SearchParameters) of each running job, by job
 // key, where the shared scorers look it up when a QueryChunk of that job arrives.
 //
@@ -19,6 +20,7 @@
 #include "actors/search_runtime.hpp"
 #include "messages/job.hpp"
 #include "messages/job_events.hpp"
+#include "scoring/fragment_index.hpp"
 #include "scoring/peptide_index.hpp"
 #include "scoring/query.hpp"
 #include "scoring/search_parameters.hpp"
@@ -43,6 +45,16 @@ class JobContext {
   // Called by run() before it returns: no more progress calls or cancel reads on `control`.
   void detach_control();
 
+  // The job's peptide index is needed only until its last chunk is scored; the writer then
+  // releases it before finalizing, so finalizing's memory does not add to the index's.
+  // set_index_release: the runtime's way to drop every reference it and the shared scorers hold
+  // (JobRegistry entry, each scorer's SpectrumScorer via ForgetJob). release_index: called by
+  // the writer once every chunk's PSMs have arrived (no scorer still scores the job then; a
+  // scorer drops its SpectrumScorer only between messages). Runs the hook at most once; a
+  // no-op without one (tests). Thread-safe.
+  void set_index_release(std::function<void()> release);
+  void release_index();
+
   // Current scorer pool size (for max_chunks_in_flight = 0 -> 2 * scorers).
   int scorer_count() const { return scorers_->load(); }
 
@@ -57,6 +69,8 @@ class JobContext {
  private:
   std::atomic<JobControl*> control_;
   const std::atomic<int>* scorers_;
+  std::mutex release_mutex_;
+  std::function<void()> release_index_;
   std::mutex progress_mutex_;
   JobProgress progress_;
   std::chrono::steady_clock::time_point last_report_{};
@@ -64,6 +78,9 @@ class JobContext {
 
 struct JobScoring {
   std::shared_ptr<const PeptideIndex> index;
+  // Built from `index` for wide precursor windows (open search), else null: the scorers' first
+  // pass (SpectrumScorer, scoring/search.hpp).
+  std::shared_ptr<const FragmentIndex> fragments;
   SearchParameters params;
   // The job's JobContext::aborted (shares ownership of the JobContext, so it outlives the job
   // for a scorer still holding a chunk). Once true the job is cancelled or failed and its

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "actors/chunk_size.hpp"
+#include "actors/job_psms.hpp"
 #include "actors/job_results.hpp"
 #include "actors/pipeline.hpp"
 #include "io/decompression.hpp"
@@ -566,16 +567,22 @@ caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, c
 }
 
 // --- writer -------------------------------------------------------------------------------------
+// The job's one sequential write stream. Each PsmBatch is spilled at once (JobPsms: sorted runs in
+// a temp file), so the writer's memory does not grow with the number of queries. When every
+// chunk is in, the job's peptide index is released, the PSMs are finalized from their facts and
+// the result files are written from a merge of the spill (see actors/job_psms.hpp).
 
 struct WriterState {
   static inline const char* name = "ionflow.writer";
   JobPtr ctx;
   caf::actor coordinator;
-  std::map<uint64_t, std::vector<Psm>> batches;  // by chunk seq
+  std::unique_ptr<JobPsms> psms;  // created with the first batch; removes its spill file
+  uint64_t batches = 0;           // PsmBatches received
   StageReport report;
   std::vector<std::string> reports_from;
   int64_t chunks_expected = -1;
   bool done = false;
+  bool failed = false;
   StageStats stats;
 };
 
@@ -585,27 +592,35 @@ bool has_report(const WriterState& st, const char* from) {
   return std::find(st.reports_from.begin(), st.reports_from.end(), from) != st.reports_from.end();
 }
 
+void writer_fail(WriterActor* self, const std::string& message) {
+  auto& st = self->state;
+  st.psms.reset();  // removes the spill file now
+  if (st.failed) return;
+  st.failed = true;
+  report_failure(self, st.coordinator, *st.ctx, "writer", message);
+}
+
+JobPsms& writer_psms(WriterState& st) {
+  if (!st.psms) st.psms = std::make_unique<JobPsms>(JobPsms::spill_directory(st.ctx->spec));
+  return *st.psms;
+}
+
 void writer_finish(WriterActor* self) {
   auto& st = self->state;
   const JobSpec& spec = st.ctx->spec;
   st.ctx->update_progress([](JobProgress& p) { p.stage = "writing"; }, true);
   BusyTimer timer;
   try {
-    // Chunk order is the sorter's order: deterministic whatever the completion order.
-    std::vector<Psm> psms;
-    size_t total = 0;
-    for (const auto& [seq, batch] : st.batches) total += batch.size();
-    psms.reserve(total);
-    for (auto& [seq, batch] : st.batches) {
-      for (Psm& p : batch) psms.push_back(std::move(p));
-      std::vector<Psm>().swap(batch);
-    }
-    st.batches.clear();
-    psms = finalize_psms(std::move(psms), spec.search);
+    JobPsms& psms = writer_psms(st);
+    // Every chunk is scored: nothing needs the peptide index any more. Releasing it first
+    // keeps finalizing's memory (the facts, the merge) from adding to the index's.
+    st.ctx->release_index();
+    // Chunk order (seq) is the sorter's order: deterministic whatever the completion order.
+    psms.finalize(spec.search);
     if (st.ctx->aborted || st.ctx->cancel_requested()) return;
 
     PendingFiles pending;
-    write_result_formats(spec, psms, pending);
+    write_result_formats(spec, psms.source(), pending);
     if (st.ctx->aborted || st.ctx->cancel_requested()) return;
 
     JobSummary summary;
@@ -615,15 +630,17 @@ void writer_finish(WriterActor* self) {
     summary.spectra_skipped_first = r.spectra_skipped_first;
     summary.spectra_searched = r.spectra_searched;
     summary.queries = r.queries;
-    summary.psms = psms.size();
-    FdrCounts fdr = count_at_1pct(psms);
+    summary.psms = psms.final_psms();
+    const FdrCounts fdr = psms.counts();
     summary.psms_at_1pct = fdr.psms;
     summary.peptides_at_1pct = fdr.peptides;
     summary.proteins_at_1pct = fdr.proteins;
     summary.peptides_in_index = r.peptides_in_index;
     summary.index_cache = r.index_cache;
     summary.stages = r.stages;
-    st.stats.items += psms.size();
+    st.stats.items += summary.psms;
+    st.stats.bytes += psms.spill().bytes_written();
+    st.psms.reset();  // removes the spill file
     note_busy(st.stats, *st.ctx, timer);
     summary.stages["writer"] = st.stats;
     summary.input_sha256 = r.input_sha256;
@@ -638,14 +655,14 @@ void writer_finish(WriterActor* self) {
     st.ctx->update_progress([](JobProgress& p) { p.stage = "done"; }, true);
     self->send(st.coordinator, std::move(summary));
   } catch (const std::exception& e) {
-    report_failure(self, st.coordinator, *st.ctx, "writer", e.what());
+    writer_fail(self, e.what());
   }
 }
 
 void writer_maybe_finish(WriterActor* self) {
   auto& st = self->state;
-  if (st.done || st.chunks_expected < 0) return;
-  if (st.batches.size() != static_cast<uint64_t>(st.chunks_expected)) return;
+  if (st.done || st.failed || st.chunks_expected < 0) return;
+  if (st.batches != static_cast<uint64_t>(st.chunks_expected)) return;
   for (const char* from : {"database", "reader", "sorter", "splitter"}) {
     if (!has_report(st, from)) return;
   }
@@ -659,7 +676,16 @@ caf::behavior writer_actor(WriterActor* self, JobPtr ctx, caf::actor coordinator
   return {
       [self](PsmBatch& batch) {
         auto& st = self->state;
-        st.batches[batch.seq] = std::move(batch.psms);
+        if (st.failed || st.done) return;
+        ++st.batches;
+        BusyTimer timer;
+        try {
+          writer_psms(st).add(batch.seq, batch.psms);
+        } catch (const std::exception& e) {
+          writer_fail(self, e.what());
+          return;
+        }
+        note_busy(st.stats, *st.ctx, timer);
         writer_maybe_finish(self);
       },
       [self](StageReport& report) {

@@ -31,14 +31,19 @@ namespace {
 struct Format {
   const char* key;   // JobSpec::output_formats entry
   const char* file;  // file name without the .zst suffix
-  void (*write)(std::ostream&, const std::vector<Psm>&, const ResultContext&);
+  void (*write)(std::ostream&, const PsmSource&, const ResultContext&);
 };
 
 constexpr Format kFormats[] = {
-    {"tsv", "results.tsv", &write_tsv},
-    {"mzid", "results.mzid", &write_mzidentml},
-    {"pepxml", "results.pep.xml", &write_pepxml},
-    {"pin", "results.pin", &write_pin},
+    {"tsv", "results.tsv",
+     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(&write_tsv)},
+    {"mzid", "results.mzid",
+     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(
+         &write_mzidentml)},
+    {"pepxml", "results.pep.xml",
+     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(&write_pepxml)},
+    {"pin", "results.pin",
+     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(&write_pin)},
 };
 
 const Format& find_format(const std::string& key) {
@@ -128,6 +133,10 @@ std::vector<std::string> PendingFiles::commit() {
 
 void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms,
                           PendingFiles& pending) {
+  write_result_formats(spec, VectorPsmSource(psms), pending);
+}
+
+void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFiles& pending) {
   ResultContext context;
   context.params = &spec.search;
   context.spectra_paths = spec.spectra_paths;

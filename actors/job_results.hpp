@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/result_writer.hpp"
 #include "messages/job.hpp"
 #include "scoring/psm.hpp"
 
@@ -50,8 +51,11 @@ class PendingFiles {
   std::vector<std::pair<std::string, std::string>> files_;  // tmp, final
 };
 
-// Writes every requested format of `psms` (finalize_psms order) as .tmp files into `pending`.
-// Throws std::runtime_error (unknown format, I/O).
+// Writes every requested format of `psms` (finalize_psms order; each writer reads the source in
+// one or two passes) as .tmp files into `pending`. Throws std::runtime_error (unknown format,
+// I/O, or what the source throws). The job's writer passes JobPsms::source() (actors/job_psms.hpp).
+void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFiles& pending);
+// The same for PSMs in a vector.
 void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms, PendingFiles& pending);
 
 // Writes results.json (as .tmp) into `pending`.

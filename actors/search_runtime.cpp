@@ -241,6 +241,14 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     scoring->params = job.search;
     scoring->stop = std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted);
     im.registry->add(key, std::move(scoring));
+    // The writer drops the index once every chunk is scored (JobContext::release_index): the
+    // registry entry and each scorer's SpectrumScorer (ForgetJob). Weak pool handle: the
+    // context must not keep an actor alive.
+    ctx->set_index_release([registry = im.registry, pool = caf::actor_addr(im.pool.address()),
+                            key] {
+      registry->remove(key);
+      if (auto p = caf::actor_cast<caf::actor>(pool)) caf::anon_send(p, ForgetJob{key});
+    });
     database.stages["database"] = stats;
     database.input_sha256[job.fasta_path] = fasta_sha;
     database.peptides_in_index = index->size();

@@ -231,11 +231,15 @@ double FragmentIndex::bytes_per_entry() const {
   return entries_.empty() ? 0.0 : static_cast<double>(bytes()) / entries_.size();
 }
 
-uint32_t suggested_bucket_size(const SearchParameters& params) {
+bool wide_precursor_window(const SearchParameters& params) {
   const Tolerance& t = params.precursor_tolerance;
   const double width_da =
       t.unit == Tolerance::Unit::kDa ? t.upper - t.lower : 2000.0 * (t.upper - t.lower) * 1e-6;
-  return width_da <= 1.0 ? 128 : 8192;
+  return width_da > 1.0;
+}
+
+uint32_t suggested_bucket_size(const SearchParameters& params) {
+  return wide_precursor_window(params) ? 8192 : 128;
 }
 
 size_t estimate_fragment_index_bytes(const PeptideIndex& peptides, const SearchParameters& params,

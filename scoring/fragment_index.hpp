@@ -117,6 +117,12 @@ class FragmentIndex {
 //   ±100 Da precursor, 0.5 Da fragments: B=8192 1065 q/s, 2048 691, 128 374; brute force 29
 uint32_t suggested_bucket_size(const SearchParameters& params);
 
+// Whether the precursor window of `params` is wide — more than 1 Da across at 2000 Da (above
+// ±250 ppm, or a Da window wider than 1 Da): the rule of suggested_bucket_size(), and when a job
+// builds a FragmentIndex for the scorers' first pass (SpectrumScorer, search.hpp). Narrow windows
+// hold a few hundred peptides, fewer than the scorer's null needs, so the index cannot save work.
+bool wide_precursor_window(const SearchParameters& params);
+
 // Upper bound of the bytes a FragmentIndex over peptides [first, last) takes: every fragment of
 // the ion types (n − 1 per type and peptide of length n) kept, plus the bucket table.
 size_t estimate_fragment_index_bytes(const PeptideIndex& peptides, const SearchParameters& params,

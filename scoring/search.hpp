@@ -29,10 +29,18 @@ struct PreparedSpectrum {
 // (the file's, or each of [min_precursor_charge, max_precursor_charge] when unknown).
 PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParameters& params);
 
+class FragmentIndex;  // fragment_index.hpp
+
 // Scores queries against the index. Holds per-thread scratch space: use one per thread/actor.
 class SpectrumScorer {
  public:
-  SpectrumScorer(std::shared_ptr<const PeptideIndex> index, const SearchParameters& params);
+  // `fragments` (optional; built from `index` with params.ion_types, see fragment_index.hpp):
+  // a query whose precursor windows hold more than kFragmentPrefilterAbove peptides (an open
+  // or wide-window search) has only the kFragmentTopK of them sharing the most fragment peaks
+  // scored in full — the first pass of MSFragger and Sage — instead of every one
+  // (scoring/spectrum_scorer.cpp, step 1). Without it every window peptide is scored.
+  SpectrumScorer(std::shared_ptr<const PeptideIndex> index, const SearchParameters& params,
+                 std::shared_ptr<const FragmentIndex> fragments = nullptr);
   ~SpectrumScorer();
   SpectrumScorer(const SpectrumScorer&) = delete;
   SpectrumScorer& operator=(const SpectrumScorer&) = delete;

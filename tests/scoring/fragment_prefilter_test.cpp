@@ -1,0 +1,155 @@
+// The scorer's fragment-index first pass (SpectrumScorer with a FragmentIndex, step 1 of
+// scoring/spectrum_scorer.cpp): it only acts on wide precursor windows, and there it keeps the
+// identifications of scoring every window peptide. Real data: the 139 E. coli MS2 spectra
+// (ID/Ecoli_MS2_small.mzML) against the E. coli K12 target-decoy FASTA, demo settings
+// (trypsin, 1 missed cleavage, Carbamidomethyl (C) fixed, Oxidation (M) variable, fragments
+// ±0.5 Da), isotope error 0.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/fasta_reader.hpp"
+#include "io/spectrum_reader.hpp"
+#include "scoring/fragment_index.hpp"
+#include "scoring/search.hpp"
+
+namespace ionflow {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+SearchParameters ecoli_params(Tolerance precursor) {
+  SearchParameters p;
+  p.database.decoy_generation = DecoyGeneration::kNone;  // decoys are in the FASTA ("rev_")
+  p.database.decoy_tag = "rev_";
+  // Unimod: Carbamidomethyl = UNIMOD:4, +57.021464 Da; Oxidation = UNIMOD:35, +15.994915 Da.
+  p.database.fixed_modifications.push_back(
+      {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
+  p.database.variable_modifications.push_back(
+      {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
+  p.precursor_tolerance = precursor;
+  p.isotope_errors = {0};
+  return p;
+}
+
+std::vector<Query> ecoli_queries(const SearchParameters& params) {
+  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML";
+  const std::string content = read_file(path);
+  auto reader = make_spectrum_reader(detect_peak_list_format(content.substr(0, 4096)), path, 0);
+  std::vector<RawSpectrum> spectra;
+  reader->feed(content, spectra);
+  reader->finish(spectra);
+  std::vector<Query> queries;
+  for (const RawSpectrum& s : spectra) {
+    for (Query& q : prepare_spectrum(s, params).queries) queries.push_back(std::move(q));
+  }
+  return queries;
+}
+
+std::shared_ptr<const PeptideIndex> ecoli_index(const SearchParameters& params) {
+  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
+                           "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333."
+                           "proteomes.fasta";
+  FastaOptions options{"rev_", false};
+  PeptideIndexLimits limits;
+  limits.threads = 2;
+  return build_peptide_index(parse_fasta(read_file(path), path, options), params, nullptr, limits);
+}
+
+std::shared_ptr<const FragmentIndex> fragments_of(const PeptideIndex& index,
+                                                  const SearchParameters& params) {
+  FragmentIndexOptions options;
+  options.bucket_size = suggested_bucket_size(params);
+  options.build_threads = 2;
+  return std::make_shared<const FragmentIndex>(FragmentIndex::build(index, params, options));
+}
+
+std::vector<Psm> search(SpectrumScorer& scorer, const std::vector<Query>& queries) {
+  std::vector<Psm> all;
+  for (const Query& q : queries) {
+    for (Psm& p : scorer.score(q)) all.push_back(std::move(p));
+  }
+  return all;
+}
+
+// Target PSMs with spectrum q <= 1% after finalize_psms, by spectrum: proforma.
+std::map<uint64_t, std::string> accepted(const std::vector<Psm>& psms,
+                                         const SearchParameters& params) {
+  std::map<uint64_t, std::string> out;
+  for (const Psm& p : finalize_psms(psms, params)) {
+    if (p.rank == 1 && !p.decoy && p.spectrum_q <= 0.01) out[p.spectrum_index] = p.proforma;
+  }
+  return out;
+}
+
+TEST(FragmentPrefilter, WidePrecursorWindowRule) {
+  EXPECT_FALSE(wide_precursor_window(ecoli_params(Tolerance::Ppm(-10, 10))));
+  EXPECT_FALSE(wide_precursor_window(ecoli_params(Tolerance::Ppm(-250, 250))));  // 1.0 Da
+  EXPECT_TRUE(wide_precursor_window(ecoli_params(Tolerance::Ppm(-251, 251))));
+  EXPECT_FALSE(wide_precursor_window(ecoli_params(Tolerance::Da(-0.5, 0.5))));
+  EXPECT_TRUE(wide_precursor_window(ecoli_params(Tolerance::Da(-150, 150))));
+  EXPECT_EQ(suggested_bucket_size(ecoli_params(Tolerance::Da(-150, 150))), 8192u);
+}
+
+// With ±10 ppm every window holds far fewer peptides than the prefilter's threshold: giving the
+// scorer a FragmentIndex changes nothing, to the last bit.
+TEST(FragmentPrefilter, NarrowWindowsScoreEveryCandidate) {
+  const SearchParameters params = ecoli_params(Tolerance::Ppm(-10, 10));
+  const auto index = ecoli_index(params);
+  const std::vector<Query> queries = ecoli_queries(params);
+  ASSERT_EQ(queries.size(), 139u);
+  SpectrumScorer plain(index, params);
+  SpectrumScorer with_fragments(index, params, fragments_of(*index, params));
+  const std::vector<Psm> a = search(plain, queries);
+  const std::vector<Psm> b = search(with_fragments, queries);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].proforma, b[i].proforma);
+    EXPECT_EQ(a[i].evalue, b[i].evalue);
+    EXPECT_EQ(a[i].hyperscore, b[i].hyperscore);
+    EXPECT_EQ(a[i].candidates, b[i].candidates);
+  }
+}
+
+// ±150 Da (an open search): each window holds tens of thousands of peptides. The prefilter
+// scores 800 of them per query, yet accepts as many spectra, with the same peptides.
+TEST(FragmentPrefilter, OpenSearchKeepsTheIdentifications) {
+  const SearchParameters params = ecoli_params(Tolerance::Da(-150, 150));
+  const auto index = ecoli_index(params);
+  const std::vector<Query> queries = ecoli_queries(params);
+  SpectrumScorer exhaustive(index, params);
+  SpectrumScorer prefilter(index, params, fragments_of(*index, params));
+  const std::vector<Psm> a = search(exhaustive, queries);
+  const std::vector<Psm> b = search(prefilter, queries);
+  ASSERT_EQ(a.size(), b.size());
+  size_t wide = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    // Psm::candidates counts the window peptides either way.
+    EXPECT_EQ(a[i].candidates, b[i].candidates) << a[i].native_id;
+    wide += a[i].candidates > 3200 ? 1 : 0;
+  }
+  EXPECT_EQ(wide, 139u);  // every query
+  const auto ea = accepted(a, params);
+  const auto eb = accepted(b, params);
+  EXPECT_EQ(ea.size(), 79u);
+  EXPECT_EQ(eb.size(), 78u);
+  size_t same = 0;
+  for (const auto& [spectrum, proforma] : eb) {
+    auto it = ea.find(spectrum);
+    same += it != ea.end() && it->second == proforma ? 1 : 0;
+  }
+  EXPECT_EQ(same, 74u);  // of the 78 accepted, with the exhaustive search's peptide
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
 #include <caf/all.hpp>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "io/index_cache.hpp"
 #include "io/sha256.hpp"
 #include "messages/registration.hpp"
+#include "scoring/fragment_index.hpp"
 #include "scoring/peptide_index.hpp"
 
 namespace ionflow {
@@ -118,6 +120,41 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   stats.items = index->size();
   stats.busy_seconds = timer.seconds();
   return index;
+}
+
+// Wide precursor windows (open search): the fragment-ion index of the scorers' first pass
+// (scoring/fragment_index.hpp), when it fits kMaxFragmentIndexBytes; else null, and every window
+// peptide is scored (slow for wide windows, but the same kind of answer). Adds its time to
+// `stats`; logs what it did.
+constexpr size_t kMaxFragmentIndexBytes = size_t{2} << 30;
+
+std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job,
+                                                              const PeptideIndex& index,
+                                                              int build_threads,
+                                                              StageStats& stats) {
+  if (!wide_precursor_window(job.search) || index.empty()) return nullptr;
+  BusyTimer timer;
+  FragmentIndexOptions options;
+  options.bucket_size = suggested_bucket_size(job.search);
+  options.build_threads = static_cast<unsigned>(build_threads);
+  const size_t bytes = estimate_fragment_index_bytes(index, job.search, options, 0, index.size());
+  if (bytes > kMaxFragmentIndexBytes) {
+    spdlog::warn(
+        "job {}: wide precursor window, but the fragment-ion index would take up to {} MB (limit "
+        "{} MB): scoring every peptide in each window instead (slow); narrow the window or search "
+        "a smaller database",
+        job.id, bytes >> 20, kMaxFragmentIndexBytes >> 20);
+    return nullptr;
+  }
+  auto fragments =
+      std::make_shared<const FragmentIndex>(FragmentIndex::build(index, job.search, options));
+  const double seconds = timer.seconds();
+  stats.busy_seconds += seconds;
+  spdlog::info(
+      "job {}: wide precursor window: fragment-ion index of {} entries ({} MB) built in {:.2f} s; "
+      "scorers pre-filter by shared fragment peaks",
+      job.id, fragments->entries().size(), fragments->bytes() >> 20, seconds);
+  return fragments;
 }
 
 void validate(JobSpec& job) {
@@ -232,23 +269,25 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     std::string cache_status;
     auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr,
                                build_threads, cache_status);
+    auto fragments = build_fragment_prefilter(job, *index, build_threads, stats);
     {
       const double end = ctx->elapsed_seconds();
       note_active(stats, end - stats.busy_seconds, end);
     }
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
+    scoring->fragments = std::move(fragments);
     scoring->params = job.search;
     scoring->stop = std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted);
     im.registry->add(key, std::move(scoring));
     // The writer drops the index once every chunk is scored (JobContext::release_index): the
     // registry entry and each scorer's SpectrumScorer (ForgetJob). Weak pool handle: the
     // context must not keep an actor alive.
-    ctx->set_index_release([registry = im.registry, pool = caf::actor_addr(im.pool.address()),
-                            key] {
-      registry->remove(key);
-      if (auto p = caf::actor_cast<caf::actor>(pool)) caf::anon_send(p, ForgetJob{key});
-    });
+    ctx->set_index_release(
+        [registry = im.registry, pool = caf::actor_addr(im.pool.address()), key] {
+          registry->remove(key);
+          if (auto p = caf::actor_cast<caf::actor>(pool)) caf::anon_send(p, ForgetJob{key});
+        });
     database.stages["database"] = stats;
     database.input_sha256[job.fasta_path] = fasta_sha;
     database.peptides_in_index = index->size();

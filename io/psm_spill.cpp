@@ -60,8 +60,6 @@ T load(const char* p) {
   return value;
 }
 
-}  // namespace
-
 // One zstd frame appended at the descriptor's current end.
 class PsmFrameWriter {
  public:
@@ -106,8 +104,6 @@ class PsmFrameWriter {
 };
 
 // Reads one frame, the byte range [begin, end) of the file, with pread (no shared file offset).
-namespace {
-
 class Reader {
  public:
   Reader(int fd, const std::string& path, uint64_t begin, uint64_t end)
@@ -306,41 +302,6 @@ void PsmSpill::merge(const std::function<void(uint64_t, Psm&)>& visit) const {
     visit(heads[i].arrival, heads[i].psm);
     if (advance(heads[i])) heap.push(i);
   }
-}
-
-// --- PsmFile -------------------------------------------------------------------------------------
-
-PsmFile::PsmFile(const std::string& temp_directory, int zstd_level) {
-  fd_ = create_unlinked(temp_directory, path_);
-  frame_ = std::make_unique<PsmFrameWriter>(fd_, path_, zstd_level);
-}
-
-PsmFile::~PsmFile() {
-  frame_.reset();
-  if (fd_ >= 0) ::close(fd_);
-}
-
-void PsmFile::append(const Psm& psm) {
-  if (finished_) throw std::logic_error("PsmFile::append after finish");
-  record_.clear();
-  encode_psm(psm, record_);
-  frame_->add(record_);
-  ++count_;
-}
-
-void PsmFile::finish() {
-  if (finished_) throw std::logic_error("PsmFile::finish called twice");
-  finished_ = true;
-  bytes_written_ = frame_->end();
-  frame_.reset();
-  std::string().swap(record_);
-}
-
-void PsmFile::read(const std::function<void(const Psm&)>& visit) const {
-  if (!finished_) throw std::logic_error("PsmFile::read before finish");
-  Reader reader(fd_, path_, 0, bytes_written_);
-  Psm psm;
-  while (reader.next_psm(psm)) visit(psm);
 }
 
 }  // namespace ionflow

@@ -1,5 +1,5 @@
-// PsmSpill and PsmFile: a job's PSMs on disk instead of in RAM, so that the writer's memory does
-// not grow with the number of queries.
+// PsmSpill: a job's PSMs on disk instead of in RAM, so that the writer's memory does not grow
+// with the number of queries.
 //
 // PsmSpill: the writer add()s each scored chunk's PSMs (chunk sequence number `seq`, PSMs in the
 // scorer's order) as they arrive, in any seq order. Records (io/psm_codec, prefixed by seq and
@@ -11,29 +11,23 @@
 // order), and merge() returns them by a k-way merge of the runs in (file_index,
 // spectrum_index, arrival) order.
 //
-// PsmFile: PSMs appended in their final order (one zstd frame), then read back sequentially any
-// number of times (the result writers' passes).
-//
 // Files: `<temp_directory>/ionflow-psms-XXXXXX` (mkstemp), unlinked at once after creation; the
 // open descriptor keeps the data until the object is destroyed, so no file is left behind after
 // success, an exception, a cancelled job or a killed process. Compression: zstd level 1 by
 // default, window 2^17 bytes (so each run being merged costs ~0.3 MiB of decoder state).
 // Errors: std::runtime_error "PSM spill <path>: <cause>" (cannot create the file, a full disk,
 // a short read, a corrupt frame). Thread-safety: none; one object per job, used by one actor.
-// scan()/merge()/read() are const and may run several times after finish().
+// scan()/merge() are const and may run several times after finish().
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "scoring/psm.hpp"
 
 namespace ionflow {
-
-class PsmFrameWriter;  // internal (psm_spill.cpp)
 
 class PsmSpill {
  public:
@@ -89,35 +83,6 @@ class PsmSpill {
   uint64_t count_ = 0;
   uint64_t bytes_written_ = 0;
   bool finished_ = false;
-};
-
-class PsmFile {
- public:
-  // Creates the (unlinked) file in `temp_directory` ("" = "."). Throws std::runtime_error.
-  explicit PsmFile(const std::string& temp_directory, int zstd_level = 1);
-  ~PsmFile();
-  PsmFile(const PsmFile&) = delete;
-  PsmFile& operator=(const PsmFile&) = delete;
-
-  // REQUIRES: finish() not called.
-  void append(const Psm& psm);
-  // REQUIRES: called once, before read().
-  void finish();
-  // Every PSM in append order.
-  void read(const std::function<void(const Psm&)>& visit) const;
-
-  uint64_t size() const { return count_; }
-  uint64_t bytes_written() const { return bytes_written_; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  std::string record_;  // scratch for one encoded PSM
-  uint64_t count_ = 0;
-  uint64_t bytes_written_ = 0;
-  bool finished_ = false;
-  std::unique_ptr<PsmFrameWriter> frame_;  // the open zstd frame
 };
 
 }  // namespace ionflow

@@ -251,27 +251,5 @@ TEST_F(PsmSpillTest, UnwritableTempDirectoryNamesThePath) {
   }
 }
 
-TEST_F(PsmSpillTest, PsmFileReadsBackInAppendOrderSeveralTimes) {
-  PsmFile file(dir_.string());
-  for (int i = 0; i < 3000; ++i) {
-    Psm p = full_psm();
-    p.spectrum_index = static_cast<uint64_t>(i);
-    p.native_id = "scan=" + std::to_string(i);
-    file.append(p);
-  }
-  file.finish();
-  EXPECT_EQ(file.size(), 3000u);
-  EXPECT_TRUE(fs::is_empty(dir_));
-  for (int pass = 0; pass < 2; ++pass) {
-    uint64_t next = 0;
-    file.read([&](const Psm& p) {
-      EXPECT_EQ(p.spectrum_index, next);
-      EXPECT_EQ(p.native_id, "scan=" + std::to_string(next));
-      ++next;
-    });
-    EXPECT_EQ(next, 3000u);
-  }
-}
-
 }  // namespace
 }  // namespace ionflow

@@ -26,6 +26,7 @@
 #include "messages/registration.hpp"
 #include "scoring/fragment_index.hpp"
 #include "scoring/peptide_index.hpp"
+#include "scoring/search.hpp"
 
 namespace ionflow {
 namespace {
@@ -133,6 +134,14 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
                                                               int build_threads,
                                                               StageStats& stats) {
   if (!wide_precursor_window(job.search) || index.empty()) return nullptr;
+  // Worth building only if windows hold more peptides than the scorer's threshold: count them
+  // around the median peptide mass (a ±3 Da window on a small database stays below it).
+  {
+    const double median = index.neutral_mass_da(index.size() / 2);
+    auto [lo, hi] = job.search.precursor_tolerance.bounds(median);
+    auto [first, last] = index.mass_range(median - (hi - median), median + (median - lo));
+    if (last - first <= kFragmentPrefilterAbove) return nullptr;
+  }
   BusyTimer timer;
   FragmentIndexOptions options;
   options.bucket_size = suggested_bucket_size(job.search);

@@ -6,6 +6,7 @@
 // (finalize_psm_facts, psm_facts.hpp); finalize_psms is the same on whole Psms in RAM.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ struct PreparedSpectrum {
 PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParameters& params);
 
 class FragmentIndex;  // fragment_index.hpp
+
+// SpectrumScorer's first pass (below) acts on queries whose precursor windows hold more than
+// this many peptides (4 x its 800-peptide null; see scoring/spectrum_scorer.cpp).
+inline constexpr size_t kFragmentPrefilterAbove = 3200;
 
 // Scores queries against the index. Holds per-thread scratch space: use one per thread/actor.
 class SpectrumScorer {

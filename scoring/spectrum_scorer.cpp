@@ -82,7 +82,7 @@ constexpr size_t kHyperscorePeaks = 50;
 // at 1% FDR after rescoring): BSA1 exhaustive 58.9 s / 36 PSMs, top 400 3.6 s / 33, top 800
 // 4.2 s / 37, top 1600 5.0 s / 5 (one decoy near the top: small-number noise); E. coli
 // exhaustive 2.17 s / 79, top 800 0.28 s / 78, top 1600 0.38 s / 74.
-constexpr size_t kFragmentPrefilterAbove = 4 * kNullPeptides;
+static_assert(kFragmentPrefilterAbove == 4 * kNullPeptides);
 constexpr size_t kFragmentTopK = kNullPeptides;
 
 struct Candidate {

@@ -62,7 +62,8 @@ struct Psm {
   double evalue = 1.0;          // expected number of random matches this good (see evalue.hpp)
   int matched_peaks = 0;
   int theoretical_peaks = 0;    // fragments considered for this peptide and charge
-  int candidates = 0;           // peptides scored for this query
+  int candidates = 0;           // peptides in the precursor windows (all scored, except that
+                                // an open search scores only its fragment prefilter's 800)
   double score = 0.0;           // the statistic FDR ranks by, higher is better
 
   // Filled by fdr.hpp after all PSMs of a job are in.

@@ -14,6 +14,7 @@
 #include "io/spectrum_reader.hpp"
 #include "scoring/fdr.hpp"
 #include "scoring/search.hpp"
+#include "scoring_test_support.hpp"
 
 namespace ionflow {
 namespace {
@@ -24,12 +25,7 @@ const std::string kFasta =
     kExamples +
     "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using scoring_test::read_file;
 
 SearchParameters demo_parameters() {
   SearchParameters params;  // trypsin, 1 missed cleavage, ±10 ppm, ±0.5 Da, b/y
@@ -67,7 +63,7 @@ TEST(BsaSearch, OmssaConfirmedSpectraRankTheirPeptideFirst) {
   ASSERT_TRUE(std::filesystem::exists(kMzml) && std::filesystem::exists(kFasta))
       << "openms-doc examples not found under " << kExamples;
   std::vector<Protein> proteins;
-  for (Protein& p : parse_fasta(slurp(kFasta), kFasta, {"_rev", true})) {
+  for (Protein& p : parse_fasta(read_file(kFasta), kFasta, {"_rev", true})) {
     if (p.accession.starts_with("P02769") && !p.is_decoy) proteins.push_back(std::move(p));
   }
   ASSERT_EQ(proteins.size(), 1u);
@@ -75,7 +71,7 @@ TEST(BsaSearch, OmssaConfirmedSpectraRankTheirPeptideFirst) {
   const SearchParameters params = demo_parameters();
   auto index = build_peptide_index(std::move(proteins), params);
 
-  const std::string mzml = slurp(kMzml);
+  const std::string mzml = read_file(kMzml);
   auto reader = make_spectrum_reader(PeakListFormat::kMzML, kMzml, 0);
   std::vector<RawSpectrum> spectra;
   reader->feed(mzml, spectra);

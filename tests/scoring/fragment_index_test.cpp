@@ -21,16 +21,12 @@
 #include "scoring/ion_series.hpp"
 #include "scoring/mass.hpp"
 #include "scoring/search.hpp"
+#include "scoring_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using scoring_test::read_file;
 
 // A PeptideIndex of unmodified target peptides, sorted by mass (ties: sequence).
 PeptideIndex hand_index(std::vector<std::string> sequences) {

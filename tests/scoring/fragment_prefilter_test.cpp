@@ -17,16 +17,12 @@
 #include "io/spectrum_reader.hpp"
 #include "scoring/fragment_index.hpp"
 #include "scoring/search.hpp"
+#include "scoring_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using scoring_test::read_file;
 
 SearchParameters ecoli_params(Tolerance precursor) {
   SearchParameters p;

@@ -15,6 +15,7 @@
 
 #include "scoring/mass.hpp"
 #include "scoring/proforma.hpp"
+#include "scoring_test_support.hpp"
 
 namespace ionflow {
 namespace {
@@ -248,12 +249,7 @@ TEST(PeptideIndex, RejectsImpossibleParameters) {
   EXPECT_TRUE(build_peptide_index({}, simple_params())->empty());
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using scoring_test::read_file;
 
 std::vector<Protein> read_fasta_simple(const std::string& path, const std::string& decoy_tag) {
   std::vector<Protein> out;

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> spectra;
   std::string fasta, output_directory, output_formats, enzyme, decoy_tag, index_cache;
   int scorers = 0, parsers = 1, licensed_cores = 0, missed_cleavages = 0, report_psms = 1;
-  uint32_t chunk_size = 1000, sorter_memory_mb = 256;
+  uint32_t chunk_size = 1000, sorter_memory_mb = 64;
   double precursor_ppm = 0, precursor_da = 0, fragment_ppm = 0, fragment_da = 0;
   auto* s = app.add_subcommand("search", "Search spectra against a FASTA database (one job)");
   s->add_option("job", search.job_path, "JSON job message (a Sage config file is one)")

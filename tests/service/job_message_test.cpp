@@ -205,7 +205,7 @@ TEST(JobMessage, DefaultsFollowTheContract) {
   EXPECT_THAT(j.output_formats, ElementsAre("tsv"));
   EXPECT_EQ(j.parsers, 1);
   EXPECT_EQ(j.chunk_size, 1000u);
-  EXPECT_EQ(j.sorter_memory_budget_bytes, 256ull << 20);
+  EXPECT_EQ(j.sorter_memory_budget_bytes, 64ull << 20);
 }
 
 TEST(JobMessage, IonflowKeysAndAliases) {

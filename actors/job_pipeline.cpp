@@ -637,6 +637,7 @@ void writer_finish(WriterActor* self) {
     summary.proteins_at_1pct = fdr.proteins;
     summary.peptides_in_index = r.peptides_in_index;
     summary.index_cache = r.index_cache;
+    summary.fragment_index = r.fragment_index;
     summary.stages = r.stages;
     st.stats.items += summary.psms;
     st.stats.bytes += psms.spill().bytes_written();

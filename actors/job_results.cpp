@@ -205,6 +205,9 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   j << "    \"proteins_at_1pct_fdr\": " << s.proteins_at_1pct << ",\n";
   j << "    \"peptides_in_index\": " << s.peptides_in_index << ",\n";
   if (!s.index_cache.empty()) j << "    \"index_cache\": " << json_quote(s.index_cache) << ",\n";
+  if (!s.fragment_index.empty()) {
+    j << "    \"fragment_index\": " << json_quote(s.fragment_index) << ",\n";
+  }
   j << "    \"wall_seconds\": " << num(s.wall_seconds) << ",\n";
   j << "    \"peak_rss_bytes\": " << s.peak_rss_bytes << ",\n";
   j << "    \"stages\": {";

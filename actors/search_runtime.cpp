@@ -126,13 +126,13 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
 // Wide precursor windows (open search): the fragment-ion index of the scorers' first pass
 // (scoring/fragment_index.hpp), when it fits kMaxFragmentIndexBytes; else null, and every window
 // peptide is scored (slow for wide windows, but the same kind of answer). Adds its time to
-// `stats`; logs what it did.
+// `stats`; says what it did in `status` (JobSummary::fragment_index) and the log.
 constexpr size_t kMaxFragmentIndexBytes = size_t{2} << 30;
 
 std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job,
                                                               const PeptideIndex& index,
-                                                              int build_threads,
-                                                              StageStats& stats) {
+                                                              int build_threads, StageStats& stats,
+                                                              std::string& status) {
   if (!wide_precursor_window(job.search) || index.empty()) return nullptr;
   // Worth building only if windows hold more peptides than the scorer's threshold: count them
   // around the median peptide mass (a ±3 Da window on a small database stays below it).
@@ -140,7 +140,11 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
     const double median = index.neutral_mass_da(index.size() / 2);
     auto [lo, hi] = job.search.precursor_tolerance.bounds(median);
     auto [first, last] = index.mass_range(median - (hi - median), median + (median - lo));
-    if (last - first <= kFragmentPrefilterAbove) return nullptr;
+    if (last - first <= kFragmentPrefilterAbove) {
+      status = fmt::format("not built: a window holds ~{} peptides (prefilter above {})",
+                           last - first, kFragmentPrefilterAbove);
+      return nullptr;
+    }
   }
   BusyTimer timer;
   FragmentIndexOptions options;
@@ -148,6 +152,9 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
   options.build_threads = static_cast<unsigned>(build_threads);
   const size_t bytes = estimate_fragment_index_bytes(index, job.search, options, 0, index.size());
   if (bytes > kMaxFragmentIndexBytes) {
+    status =
+        fmt::format("not built: would take up to {} MB (limit {} MB); every window peptide scored",
+                    bytes >> 20, kMaxFragmentIndexBytes >> 20);
     spdlog::warn(
         "job {}: wide precursor window, but the fragment-ion index would take up to {} MB (limit "
         "{} MB): scoring every peptide in each window instead (slow); narrow the window or search "
@@ -159,6 +166,11 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
       std::make_shared<const FragmentIndex>(FragmentIndex::build(index, job.search, options));
   const double seconds = timer.seconds();
   stats.busy_seconds += seconds;
+  status = fmt::format(
+      "{} entries ({} MB), built in {:.2f} s; open-search prefilter: top {} of a "
+      "window above {} peptides",
+      fragments->entries().size(), fragments->bytes() >> 20, seconds, kFragmentTopK,
+      kFragmentPrefilterAbove);
   spdlog::info(
       "job {}: wide precursor window: fragment-ion index of {} entries ({} MB) built in {:.2f} s; "
       "scorers pre-filter by shared fragment peaks",
@@ -278,7 +290,8 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     std::string cache_status;
     auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr,
                                build_threads, cache_status);
-    auto fragments = build_fragment_prefilter(job, *index, build_threads, stats);
+    std::string fragment_status;
+    auto fragments = build_fragment_prefilter(job, *index, build_threads, stats, fragment_status);
     {
       const double end = ctx->elapsed_seconds();
       note_active(stats, end - stats.busy_seconds, end);
@@ -301,6 +314,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     database.input_sha256[job.fasta_path] = fasta_sha;
     database.peptides_in_index = index->size();
     database.index_cache = cache_status;
+    database.fragment_index = fragment_status;
     self->send(actors.writer, std::move(database));
     self->send(actors.splitter, IndexReady{key, index->size(), stats});
   } catch (const BuildCancelled&) {

@@ -66,6 +66,9 @@ struct JobSummary {
   uint64_t proteins_at_1pct = 0;
   uint64_t peptides_in_index = 0;
   std::string index_cache;  // "" (no cache), "hit <file>", or "miss (<reason>), saved <file>"
+  // "" (narrow windows: none built), or for an open search what the scorers' fragment-ion
+  // prefilter used, e.g. "37398159 entries (285 MB), built in 1.30 s", or why it was skipped.
+  std::string fragment_index;
   double wall_seconds = 0.0;
   uint64_t peak_rss_bytes = 0;
   std::map<std::string, StageStats> stages;         // "reader", "parser", "sorter", ...

@@ -22,6 +22,7 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
   for (const auto& [path, sum] : from.input_sha256) into.input_sha256[path] = sum;
   into.peptides_in_index += from.peptides_in_index;
   if (!from.index_cache.empty()) into.index_cache = from.index_cache;
+  if (!from.fragment_index.empty()) into.fragment_index = from.fragment_index;
 }
 
 void note_active(StageStats& s, double start_seconds, double end_seconds) {

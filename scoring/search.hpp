@@ -33,8 +33,10 @@ PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParam
 class FragmentIndex;  // fragment_index.hpp
 
 // SpectrumScorer's first pass (below) acts on queries whose precursor windows hold more than
-// this many peptides (4 x its 800-peptide null; see scoring/spectrum_scorer.cpp).
+// kFragmentPrefilterAbove peptides (4 x its 800-peptide null) and keeps kFragmentTopK of them
+// (see scoring/spectrum_scorer.cpp for the measured choice).
 inline constexpr size_t kFragmentPrefilterAbove = 3200;
+inline constexpr size_t kFragmentTopK = 800;
 
 // Scores queries against the index. Holds per-thread scratch space: use one per thread/actor.
 class SpectrumScorer {

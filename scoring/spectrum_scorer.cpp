@@ -83,7 +83,7 @@ constexpr size_t kHyperscorePeaks = 50;
 // 4.2 s / 37, top 1600 5.0 s / 5 (one decoy near the top: small-number noise); E. coli
 // exhaustive 2.17 s / 79, top 800 0.28 s / 78, top 1600 0.38 s / 74.
 static_assert(kFragmentPrefilterAbove == 4 * kNullPeptides);
-constexpr size_t kFragmentTopK = kNullPeptides;
+static_assert(kFragmentTopK == kNullPeptides);
 
 struct Candidate {
   uint32_t peptide = 0;

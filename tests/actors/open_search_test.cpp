@@ -33,10 +33,34 @@ TEST(OpenSearch, WideWindowJobUsesTheFragmentPrefilter) {
   const JobSummary s = runtime.run(job);
   EXPECT_EQ(s.spectra_searched, 139u);
   EXPECT_EQ(s.psms_at_1pct, 78u);
+  // Every b/y fragment at charge 1 within 150-2000 Th of the 584,002 peptides.
+  EXPECT_EQ(s.fragment_index.rfind("15024985 entries (114 MB), built in ", 0), 0u)
+      << s.fragment_index;
   // results.tsv: every PSM's candidates column counts its window peptides (tens of thousands
   // at ±150 Da), not the 800 the prefilter let through.
   const std::string tsv = read_file(out / "results.tsv");
   ASSERT_FALSE(tsv.empty());
+  fs::remove_all(out);
+}
+
+// ±3 Da is "wide" (over 1 Da) but a window holds ~1,000 E. coli peptides, fewer than the
+// prefilter's 3,200: no index is built and the summary says why.
+TEST(OpenSearch, SlightlyWideWindowBuildsNoFragmentIndex) {
+  const fs::path out = scratch_directory("actors", "three-da");
+  fs::remove_all(out);
+  JobSpec job = ecoli_job("three-da", out);
+  job.search.database.fixed_modifications.push_back(
+      {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
+  job.search.database.variable_modifications.push_back(
+      {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
+  job.search.precursor_tolerance = Tolerance::Da(-3, 3);
+  job.search.isotope_errors = {0};
+  SearchRuntime::Options options;
+  options.licensed_cores = 2;
+  SearchRuntime runtime(options);
+  const JobSummary s = runtime.run(job);
+  EXPECT_EQ(s.fragment_index, "not built: a window holds ~995 peptides (prefilter above 3200)");
+  EXPECT_EQ(s.psms_at_1pct, 77u);
   fs::remove_all(out);
 }
 

@@ -41,6 +41,16 @@ void JobContext::release_index() {
   if (release) release();
 }
 
+void JobContext::note_committed(const std::vector<std::string>& paths) {
+  std::lock_guard<std::mutex> lock(committed_mutex_);
+  committed_.insert(committed_.end(), paths.begin(), paths.end());
+}
+
+std::vector<std::string> JobContext::committed() const {
+  std::lock_guard<std::mutex> lock(committed_mutex_);
+  return committed_;
+}
+
 void JobRegistry::add(uint64_t job, std::shared_ptr<const JobScoring> scoring) {
   std::lock_guard<std::mutex> lock(mutex_);
   jobs_[job] = std::move(scoring);

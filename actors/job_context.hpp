@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "actors/search_runtime.hpp"
 #include "messages/job.hpp"
@@ -55,6 +56,11 @@ class JobContext {
   void set_index_release(std::function<void()> release);
   void release_index();
 
+  // The result files the writer renamed into place (so that a job cancelled or failed after
+  // that removes its own files and no others). Thread-safe.
+  void note_committed(const std::vector<std::string>& paths);
+  std::vector<std::string> committed() const;
+
   // Current scorer pool size (for max_chunks_in_flight = 0 -> 2 * scorers).
   int scorer_count() const { return scorers_->load(); }
 
@@ -71,6 +77,8 @@ class JobContext {
   const std::atomic<int>* scorers_;
   std::mutex release_mutex_;
   std::function<void()> release_index_;
+  mutable std::mutex committed_mutex_;
+  std::vector<std::string> committed_;
   std::mutex progress_mutex_;
   JobProgress progress_;
   std::chrono::steady_clock::time_point last_report_{};

@@ -652,7 +652,13 @@ void writer_finish(WriterActor* self) {
     summary.wall_seconds = st.ctx->elapsed_seconds();
     summary.peak_rss_bytes = peak_rss_bytes();
     write_results_json(spec, summary, pending);
-    pending.commit();
+    try {
+      pending.commit();
+    } catch (...) {
+      st.ctx->note_committed(pending.committed());
+      throw;
+    }
+    st.ctx->note_committed(pending.committed());
     st.ctx->update_progress([](JobProgress& p) { p.stage = "done"; }, true);
     self->send(st.coordinator, std::move(summary));
   } catch (const std::exception& e) {

@@ -72,7 +72,7 @@ std::vector<std::string> result_file_names(const JobSpec& spec) {
   return names;
 }
 
-void remove_job_outputs(const JobSpec& spec) {
+void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& committed) {
   std::vector<std::string> names;
   try {
     names = result_file_names(spec);
@@ -81,8 +81,11 @@ void remove_job_outputs(const JobSpec& spec) {
   }
   for (const std::string& name : names) {
     std::error_code ec;
-    fs::remove(fs::path(spec.output_directory) / name, ec);
     fs::remove(fs::path(spec.output_directory) / (name + ".tmp"), ec);
+  }
+  for (const std::string& path : committed) {
+    std::error_code ec;
+    fs::remove(path, ec);
   }
 }
 
@@ -126,6 +129,7 @@ std::vector<std::string> PendingFiles::commit() {
     if (ec)
       throw std::runtime_error("cannot rename " + tmp + " to " + final_path + ": " + ec.message());
     out.push_back(final_path);
+    committed_.push_back(final_path);
   }
   files_.clear();
   return out;

@@ -26,9 +26,11 @@ const char* ionflow_version();
 // Final file names (no directory) the job produces, results.json last.
 std::vector<std::string> result_file_names(const JobSpec& spec);
 
-// Removes "<name>" and "<name>.tmp" of every result file of `spec` from its output directory
-// (after a failed or cancelled job). Never throws.
-void remove_job_outputs(const JobSpec& spec);
+// After a failed or cancelled job: removes "<name>.tmp" of every result file of `spec` from its
+// output directory, and the final files this job itself renamed into place (`committed`: a
+// cancel can arrive after the writer committed). Never touches a file the job did not write: a
+// failed re-run keeps the previous run's results. Never throws.
+void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& committed);
 
 struct FdrCounts {
   uint64_t psms = 0;      // target rank-1 PSMs with spectrum_q <= 0.01
@@ -44,11 +46,15 @@ class PendingFiles {
   ~PendingFiles();
   // "<directory>/<name>.tmp"; remembered for commit().
   std::string add(const std::string& directory, const std::string& name);
-  // Renames every .tmp to its final name; returns the final paths. Throws std::runtime_error.
+  // Renames every .tmp to its final name; returns the final paths. Throws std::runtime_error
+  // (files renamed before the failure stay renamed: see committed()).
   std::vector<std::string> commit();
+  // The final paths commit() has renamed into place so far.
+  const std::vector<std::string>& committed() const { return committed_; }
 
  private:
   std::vector<std::pair<std::string, std::string>> files_;  // tmp, final
+  std::vector<std::string> committed_;
 };
 
 // Writes every requested format of `psms` (finalize_psms order; each writer reads the source in

@@ -358,7 +358,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   ctx->detach_control();
 
   if (finished) return summary;
-  remove_job_outputs(job);
+  remove_job_outputs(job, ctx->committed());
   if (cancelled) throw JobCancelled("job " + job.id + " cancelled");
   throw JobError(error);
 }

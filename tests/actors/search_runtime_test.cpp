@@ -288,6 +288,29 @@ TEST_F(SearchRuntimeTest, MalformedFileEndsWithJobErrorNamingItAndNoResults) {
   EXPECT_EQ(results_tsv(good), reference().tsv);
 }
 
+// A failed re-run into the same directory must not take the previous run's results with it
+// (the default output directory is "."): only its own temporary files go.
+TEST_F(SearchRuntimeTest, FailedRerunKeepsThePreviousResults) {
+  std::string bad = (root_ / "truncated-rerun.mzML").string();
+  {
+    std::string content = read_file(kEcoliMzml);
+    std::ofstream(bad, std::ios::binary) << content.substr(0, content.size() / 2);
+  }
+  SearchRuntime runtime({2, 2, 2});
+  JobSpec first = ecoli_job("rerun");
+  runtime.run(first);
+  const std::string tsv = read_file(first.output_directory + "/results.tsv");
+  const std::string json = read_file(first.output_directory + "/results.json");
+  ASSERT_EQ(tsv, reference().tsv);
+  JobSpec again = first;
+  again.spectra_paths = {bad};
+  EXPECT_THROW(runtime.run(again), JobError);
+  EXPECT_EQ(read_file(first.output_directory + "/results.tsv"), tsv);
+  EXPECT_EQ(read_file(first.output_directory + "/results.json"), json);
+  EXPECT_FALSE(fs::exists(first.output_directory + "/results.tsv.tmp"));
+  EXPECT_FALSE(fs::exists(first.output_directory + "/results.json.tmp"));
+}
+
 TEST_F(SearchRuntimeTest, MissingFastaAndMissingSpectraAreJobErrors) {
   SearchRuntime runtime({1, 1, 2});
   JobSpec job = ecoli_job("missing-fasta");

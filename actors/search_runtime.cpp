@@ -123,6 +123,37 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   return index;
 }
 
+// Target-decoy FDR needs both kinds. With decoys taken from the FASTA (generate_decoys false), a
+// decoy tag that matches no accession made every PSM a target with q = 0 (a new user's job with
+// "DECOY_" against a "rev_" database passed all 133 PSMs at 1% FDR). Throws std::runtime_error
+// naming the file, the tag and an accession.
+void check_target_decoy(const JobSpec& job, const PeptideIndex& index) {
+  const DatabaseParameters& db = job.search.database;
+  if (index.empty()) {
+    // Headers without sequences, or settings no peptide satisfies: the job would "succeed"
+    // with 0 PSMs.
+    throw std::runtime_error(
+        job.fasta_path + ": no peptides to search: its " + std::to_string(index.proteins.size()) +
+        " entries give none with enzyme " + db.enzyme.name + ", " +
+        std::to_string(db.enzyme.min_length) + "-" + std::to_string(db.enzyme.max_length) +
+        " residues, " + fmt::format("{:g}-{:g}", db.peptide_min_mass_da, db.peptide_max_mass_da) +
+        " Da");
+  }
+  if (db.decoy_generation != DecoyGeneration::kNone || index.proteins.empty()) return;
+  size_t decoys = 0;
+  for (const Protein& p : index.proteins) decoys += p.is_decoy ? 1 : 0;
+  const size_t targets = index.proteins.size() - decoys;
+  if (decoys > 0 && targets > 0) return;
+  throw std::runtime_error(
+      job.fasta_path + ": " + (decoys == 0 ? "no decoy entries" : "no target entries") + ": " +
+      std::to_string(decoys) + " of the " + std::to_string(index.proteins.size()) +
+      " accessions carry the decoy tag '" + db.decoy_tag + "' as a " +
+      (db.decoy_tag_is_suffix ? "suffix" : "prefix") + " (first accession: '" +
+      index.proteins.front().accession +
+      "'), so q-values cannot be estimated; set database.decoy_tag and decoy_tag_position to the "
+      "FASTA's decoys, or \"generate_decoys\": true to search reversed decoys");
+}
+
 // Wide precursor windows (open search): the fragment-ion index of the scorers' first pass
 // (scoring/fragment_index.hpp), when it fits kMaxFragmentIndexBytes; else null, and every window
 // peptide is scored (slow for wide windows, but the same kind of answer). Adds its time to
@@ -290,6 +321,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     std::string cache_status;
     auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr,
                                build_threads, cache_status);
+    check_target_decoy(job, *index);
     std::string fragment_status;
     auto fragments = build_fragment_prefilter(job, *index, build_threads, stats, fragment_status);
     {

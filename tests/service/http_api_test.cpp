@@ -24,7 +24,8 @@ const std::string kData = IONFLOW_TEST_DATA_DIR;
 
 std::string small_job(const std::string& extra = "") {
   std::string j = R"({"database": {"fasta": ")" + kData + R"(/bsa_target_decoy_excerpt.fasta",
-                      "generate_decoys": false},
+                      "generate_decoys": false, "decoy_tag": "_rev"},
+                      "decoy_tag_position": "suffix",
                       "mzml_paths": [")" +
                   kData + R"j(/BSA1_excerpt.mzML"],
                       "fixed_modifications": ["Carbamidomethyl (C)"])j";

@@ -1,0 +1,64 @@
+// Databases a job cannot search meaningfully fail it up front, naming the FASTA and the reason
+// (actors/search_runtime.cpp, check_target_decoy): found by a new-user test, where they ran to
+// "success" with misleading numbers.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "actors/search_runtime.hpp"
+#include "actors_test_support.hpp"
+
+namespace ionflow {
+namespace {
+
+using namespace actors_test;
+
+std::string run_error(const JobSpec& job) {
+  SearchRuntime::Options options;
+  options.licensed_cores = 2;
+  SearchRuntime runtime(options);
+  try {
+    runtime.run(job);
+  } catch (const JobError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The E. coli target-decoy FASTA marks decoys with the prefix "rev_"; a job that says "DECOY_"
+// would see 8,272 targets and no decoy, and every PSM would pass 1% FDR.
+TEST(DatabaseChecks, DecoyTagMatchingNoAccessionFailsTheJob) {
+  const fs::path out = scratch_directory("actors", "decoy-tag");
+  JobSpec job = ecoli_job("decoy-tag", out);
+  job.search.database.decoy_tag = "DECOY_";
+  const std::string error = run_error(job);
+  EXPECT_NE(error.find(kEcoliFasta + ": no decoy entries: 0 of the 8272 accessions carry the "
+                                     "decoy tag 'DECOY_' as a prefix"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("generate_decoys"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(out / "results.tsv"));
+  fs::remove_all(out);
+}
+
+// Headers without sequences: nothing to digest.
+TEST(DatabaseChecks, FastaWithoutPeptidesFailsTheJob) {
+  const fs::path out = scratch_directory("actors", "no-peptides");
+  fs::create_directories(out);
+  const std::string fasta = (out / "headers.fasta").string();
+  std::ofstream(fasta) << ">P1 only a header\n>rev_P1\n";
+  JobSpec job = ecoli_job("no-peptides", out);
+  job.fasta_path = fasta;
+  const std::string error = run_error(job);
+  EXPECT_EQ(error.find(fasta + ": "), 0u) << error;
+  EXPECT_NE(error.find("no peptides to search: its 2 entries give none with enzyme trypsin, "
+                       "5-50 residues, 500-5000 Da"),
+            std::string::npos)
+      << error;
+  fs::remove_all(out);
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -395,9 +395,17 @@ class MgfReader final : public SpectrumReader {
       }
       current_.rt_seconds = rt;
     } else if (iequals(key, "SCANS")) {
+      // Only a value that starts with a digit states a scan number. Anything else (OpenMS
+      // FileConverter writes SCANS=-1 when the native id has no scan number, and the tail of an
+      // unknown native id, which may be text; other writers leave it empty) means "no scan
+      // number": the spectrum is kept, and a "scan=N" in TITLE may still give it.
+      if (value.empty() || !is_digit(value[0])) {
+        current_.scan = -1;
+        return;
+      }
       int64_t scan = -1;
-      if (!parse_first_of_range(value, scan, parse_int) || scan < 0) {
-        if (bad_ == nullptr) set_bad(kBadScans);
+      if (!parse_first_of_range(value, scan, parse_int)) {
+        if (bad_ == nullptr) set_bad(kBadScans);  // "12x", "10-", an overflow: a damaged line
         return;
       }
       current_.scan = scan;

@@ -11,8 +11,11 @@
 //   CHARGE=2+ | 2 | +2 | 3- | "2+ and 3+" | "2+,3+" → precursor_charges, one entry per charge in
 //   file order (a negative-mode charge is stored negative; 0 means unknown); no CHARGE → the
 //   file-level CHARGE, else empty (unknown). RTINSECONDS → rt_seconds; for a range "a-b" or a
-//   list "a,b" the first value (start) is taken. SCANS → scan; a range or list takes the first;
-//   without SCANS, a "scan=N" inside TITLE (msconvert titles) gives the scan. Other keys ignored.
+//   list "a,b" the first value (start) is taken. SCANS=N → scan; a range "10-12" (Mascot) or a
+//   list "7,9" takes the first number. A SCANS value that does not start with a digit (-1, as
+//   OpenMS FileConverter writes when the native id has no scan number; empty; text) means "no
+//   scan number", as does an absent SCANS: the spectrum is kept, and a "scan=N" inside TITLE
+//   (msconvert and OpenMS titles) gives the scan, else it is -1. Other keys are ignored.
 // - File-level parameters are the KEY=value lines before the first BEGIN IONS; only CHARGE (the
 //   default charge) matters to the reader. A header line that is neither a parameter, a comment
 //   nor a marker means the file is not MGF: ParseError.
@@ -21,7 +24,8 @@
 //   m/z gets intensity 1 (the format makes the intensity optional; equal intensities favour no
 //   peak). Comment lines inside a block are accepted too, though Mascot allows them only outside.
 // - Malformed spectra are skipped, not emitted, and counted in stats().skipped under a reason:
-//   "bad peak line", "bad PEPMASS", "bad CHARGE", "bad RTINSECONDS", "bad SCANS",
+//   "bad peak line", "bad PEPMASS", "bad CHARGE", "bad RTINSECONDS", "bad SCANS" (a value that
+//   starts with a digit but is not a number, range or list: "12x", "10-", an overflow),
 //   "missing PEPMASS", "no peaks", "nested BEGIN IONS (END IONS missing)" (the open spectrum is
 //   dropped, the new one is read), "END IONS without BEGIN IONS", "lines outside BEGIN IONS/END
 //   IONS" (content after an END IONS that is not followed by END IONS) and "truncated at end of

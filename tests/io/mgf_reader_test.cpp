@@ -162,6 +162,55 @@ TEST(MgfReader, ScanFromMsconvertTitleWhenNoScans) {
   EXPECT_EQ(p.spectra[1].scan, 9);  // SCANS wins
 }
 
+// OpenMS FileConverter (3.x, Ecoli_MS2_small.mzML → MGF) writes SCANS=-1 on every spectrum when
+// it cannot extract a scan number; the head of its output, first spectrum cut to three peaks. The
+// spectrum is kept; its scan comes from the native id inside the TITLE.
+TEST(MgfReader, OpenMsScansMinusOneMeansNoScanNumber) {
+  Parsed p = parse(
+      "COM=OpenMS_search\nFORMAT=Mascot generic\nCHARGE=1,2,3\n\n"
+      "BEGIN IONS\n"
+      "TITLE=617.318542480468977_5000.091599999999744_controllerType=0 controllerNumber=1 "
+      "scan=11461_ecoli\n"
+      "PEPMASS=617.318542480468977\n"
+      "RTINSECONDS=5000.091599999999744\n"
+      "SCANS=-1\n"
+      "CHARGE=2+\n"
+      "175.288360595703125 6.732368\n"
+      "183.220443725585938 11.534481\n"
+      "184.152267456054688 14.246655\n"
+      "END IONS\n");
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_TRUE(p.stats.skipped.empty());
+  const RawSpectrum& s = p.spectra[0];
+  EXPECT_EQ(s.scan, 11461);
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 617.318542480468977);
+  EXPECT_DOUBLE_EQ(s.rt_seconds, 5000.0916);
+  EXPECT_EQ(s.precursor_charges, std::vector<int>{2});
+  EXPECT_EQ(s.mz,
+            (std::vector<double>{175.288360595703125, 183.220443725585938, 184.152267456054688}));
+  EXPECT_EQ(s.intensity, (std::vector<float>{6.732368f, 11.534481f, 14.246655f}));
+}
+
+// A SCANS value that does not start with a digit is "no scan number" (scan -1 when the TITLE
+// has no scan=N either); one that starts with a digit but is damaged still skips the spectrum.
+TEST(MgfReader, ScansThatIsNotANumberMeansNoScanNumber) {
+  Parsed p = parse(block("TITLE=a\nSCANS=-1\n") + block("TITLE=b\nSCANS=\n") +
+                   block("TITLE=c\nSCANS=spectrum_5\n") + block("TITLE=d\nSCANS=0\n") +
+                   block("TITLE=e\nSCANS=-7\n") + block("TITLE=f\nSCANS=5\nSCANS=-1\n") +
+                   block("TITLE=g\nSCANS=12x\n") + block("TITLE=h\nSCANS=10-\n") +
+                   block("TITLE=i\nSCANS=99999999999999999999\n"));
+  ASSERT_EQ(p.spectra.size(), 6u);
+  const std::vector<std::pair<std::string, int64_t>> expected = {{"a", -1}, {"b", -1}, {"c", -1},
+                                                                 {"d", 0},  {"e", -1}, {"f", -1}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(p.spectra[i].native_id, expected[i].first);
+    EXPECT_EQ(p.spectra[i].scan, expected[i].second) << expected[i].first;
+    EXPECT_EQ(p.spectra[i].mz, std::vector<double>{100.5});
+  }
+  EXPECT_EQ(p.stats.skipped, (std::map<std::string, uint64_t>{{"bad SCANS", 3}}));
+  EXPECT_EQ(p.stats.first_skipped_at.at("bad SCANS"), "line 41");
+}
+
 TEST(MgfReader, CommentsBlanksTabsCrlfExponentsAndThirdColumn) {
   std::string text =
       "# a comment\r\n; another\r\n! and another\r\n/ and a last one\r\n\r\n"
@@ -242,7 +291,7 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
                      "BEGIN IONS\nPEPMASS=abc\n100 1\nEND IONS\n" +                 // bad PEPMASS
                      "BEGIN IONS\nPEPMASS=500\nCHARGE=two\n100 1\nEND IONS\n" +     // bad CHARGE
                      "BEGIN IONS\nPEPMASS=500\nRTINSECONDS=x\n100 1\nEND IONS\n" +  // bad RT
-                     "BEGIN IONS\nPEPMASS=500\nSCANS=x\n100 1\nEND IONS\n" +        // bad SCANS
+                     "BEGIN IONS\nPEPMASS=500\nSCANS=7x\n100 1\nEND IONS\n" +       // bad SCANS
                      "BEGIN IONS\nPEPMASS=500\n100 1\nTHIS IS NOT A PEAK\nEND IONS\n" +  // bad line
                      "BEGIN IONS\nPEPMASS=500\n100 nan\nEND IONS\n" +  // not finite
                      "BEGIN IONS\nPEPMASS=500\n-100 5\nEND IONS\n" +   // m/z <= 0

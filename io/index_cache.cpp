@@ -1,14 +1,20 @@
 // Index cache on disk (see index_cache.hpp for the key and the file layout).
 #include "io/index_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 #include <type_traits>
 #include <vector>
 
@@ -220,6 +226,76 @@ IndexCacheLoad miss(const std::string& path, const std::string& reason) {
   return out;
 }
 
+// The OS's text for errno `error` ("No space left on device"); thread-safe, unlike strerror.
+std::string os_reason(int error) {
+  return std::system_category().message(error);
+}
+
+// Creates or truncates `path` and writes `parts` to it. "" on success, else what failed and the
+// OS reason (a full disk shows only at write or close).
+std::string write_whole_file(const std::string& path,
+                             std::initializer_list<std::string_view> parts) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return "cannot create: " + os_reason(errno);
+  uint64_t written = 0;
+  for (std::string_view part : parts) {
+    while (!part.empty()) {
+      const ssize_t n = ::write(fd, part.data(), part.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const int error = errno;
+        ::close(fd);
+        return "write failed at byte " + std::to_string(written) + ": " + os_reason(error);
+      }
+      part.remove_prefix(static_cast<size_t>(n));
+      written += static_cast<uint64_t>(n);
+    }
+  }
+  if (::close(fd) != 0) return "close failed: " + os_reason(errno);
+  return "";
+}
+
+// Reads all of `path` into `bytes`. "" on success, else why not: "no such file", "is a
+// directory", "not a regular file", or what failed with the OS reason (EACCES, EIO, ...).
+// O_NONBLOCK: opening a FIFO does not wait for a writer (it is then rejected as not regular).
+std::string read_whole_file(const std::string& path, std::string& bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int error = errno;
+    return error == ENOENT ? "no such file" : "cannot open: " + os_reason(error);
+  }
+  struct stat st {};
+  std::string reason;
+  if (::fstat(fd, &st) != 0) {
+    reason = "cannot stat: " + os_reason(errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    reason = "is a directory, not an index cache file";
+  } else if (!S_ISREG(st.st_mode)) {
+    reason = "not a regular file";
+  }
+  size_t used = 0;
+  // One byte more than the size, so that end of file shows without growing the buffer.
+  bytes.resize(reason.empty() ? static_cast<size_t>(st.st_size) + 1 : 0);
+  while (reason.empty()) {
+    if (used == bytes.size()) bytes.resize(std::max<size_t>(2 * bytes.size(), 1 << 16));
+    const ssize_t n = ::read(fd, bytes.data() + used, bytes.size() - used);
+    if (n == 0) break;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      reason = "read error at byte " + std::to_string(used) + ": " + os_reason(errno);
+      break;
+    }
+    used += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  bytes.resize(reason.empty() ? used : 0);
+  return reason;
+}
+
+void remove_file_quietly(const std::string& path) {
+  ::unlink(path.c_str());  // never a directory; an absent file is fine
+}
+
 }  // namespace
 
 std::string index_cache_key(std::string_view fasta_sha256_hex, const SearchParameters& params,
@@ -281,24 +357,25 @@ void save_index_cache(const std::string& path, const std::string& key, const Pep
   header.pod<uint64_t>(raw.size());
   header.pod<uint8_t>(fragments != nullptr);
 
+  // Any failure removes the partial `path`.tmp: a full disk must not keep a dead file filling it.
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(header.bytes().data(), static_cast<std::streamsize>(header.bytes().size()));
-    out.write(compressed.data(), static_cast<std::streamsize>(compressed.size()));
-    out.close();
-    if (!out) throw std::runtime_error(tmp + ": cannot write the index cache");
+  const std::string error = write_whole_file(tmp, {header.bytes(), compressed});
+  if (!error.empty()) {
+    remove_file_quietly(tmp);
+    throw std::runtime_error(tmp + ": cannot write the index cache: " + error);
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(path + ": cannot rename " + tmp + ": " + ec.message());
+  if (ec) {
+    remove_file_quietly(tmp);
+    throw std::runtime_error(path + ": cannot rename " + tmp + ": " + ec.message());
+  }
 }
 
 IndexCacheLoad load_index_cache(const std::string& path, const std::string& key) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return miss(path, "no such file");
-  std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return miss(path, "read error");
+  std::string file;
+  const std::string unreadable = read_whole_file(path, file);
+  if (!unreadable.empty()) return miss(path, unreadable);
 
   Reader header(file, "header");
   try {
@@ -325,6 +402,13 @@ IndexCacheLoad load_index_cache(const std::string& path, const std::string& key)
     const size_t frame_at = key_at + key_size + 8 + 1;
     const char* frame = file.data() + frame_at;
     const size_t frame_size = file.size() - frame_at;
+    // RFC 8878 3.1.1.2: a block regenerates at most 128 KiB and takes at least 4 bytes (3-byte
+    // header, 1-byte RLE content), so a frame holds at most 32768 times its size. A larger
+    // declared size is damage, and allocating it could fail (std::length_error) or exhaust memory.
+    if (payload_size / 32768 > frame_size) {
+      return miss(path, "payload size " + std::to_string(payload_size) + " exceeds what the " +
+                            std::to_string(frame_size) + "-byte zstd frame can hold");
+    }
     const unsigned long long content = ZSTD_getFrameContentSize(frame, frame_size);
     if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
         content != payload_size) {

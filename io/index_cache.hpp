@@ -18,11 +18,13 @@
 // trusted: any mismatch is a miss.
 //
 // Contract: save_index_cache writes `path`.tmp and renames it over `path` (readers never see a
-// half-written file). load_index_cache never throws for a missing, stale or damaged file: it
-// returns a miss with the reason (naming the file and, for damage, the payload byte offset).
+// half-written file); when writing or renaming fails (a full disk), `path`.tmp is removed.
+// load_index_cache never throws for a missing, stale, damaged or unreadable file (a directory
+// in its place, EACCES, EIO): it returns a miss with the reason (naming the file and, for
+// damage, the payload byte offset; for an OS error, its text).
 // Thread-safety: free functions without shared state; concurrent saves to one path race only
 // on the final rename (last wins, both complete). Errors: save throws std::runtime_error naming
-// the file when it cannot be written; load throws only std::bad_alloc.
+// the file and the OS reason when it cannot be written; load throws only std::bad_alloc.
 #pragma once
 
 #include <memory>
@@ -46,7 +48,8 @@ std::string index_cache_key(std::string_view fasta_sha256_hex, const SearchParam
 
 // Writes `peptides` and, when not null, `fragments` (a whole index, not a slice) under `key`.
 // `zstd_level` 1 (fast) by default; valid ZSTD_minCLevel()..ZSTD_maxCLevel().
-// Throws std::runtime_error naming the file on any write or compression failure.
+// Throws std::runtime_error naming the file on any write or compression failure, e.g.
+// "<path>.tmp: cannot write the index cache: write failed at byte 0: No space left on device".
 void save_index_cache(const std::string& path, const std::string& key, const PeptideIndex& peptides,
                       const FragmentIndex* fragments, int zstd_level = 1);
 
@@ -55,7 +58,9 @@ struct IndexCacheLoad {
   std::shared_ptr<const FragmentIndex> fragments;  // null on a miss or when none was saved
   std::string miss_reason;  // "" on a hit; else e.g. "<path>: no such file", "<path>: key
                             // differs (stale)", "<path>: bad magic", "<path>: payload byte
-                            // 1234: string length 9999999 past the end"
+                            // 1234: string length 9999999 past the end", "<path>: is a
+                            // directory, not an index cache file", "<path>: read error at
+                            // byte 0: Input/output error"
   bool hit() const { return peptides != nullptr; }
 };
 

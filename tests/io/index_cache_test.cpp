@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/fasta_reader.hpp"
@@ -206,6 +208,83 @@ TEST(IndexCache, DamagedOrStaleFilesAreMisses) {
   EXPECT_FALSE(load.hit());
   EXPECT_NE(load.miss_reason.find("zstd frame at byte 89"), std::string::npos) << load.miss_reason;
   std::filesystem::remove(path);
+}
+
+// A directory, a FIFO or a file the OS cannot read where the cache should be: a miss naming the
+// path and the reason, never an exception (that would fail the whole job).
+TEST(IndexCache, UnreadablePathsAreMissesWithTheReason) {
+  const Fixture& f = bsa();
+  const std::string key = index_cache_key(sha256_hex(f.fasta), f.params, f.fragments.options());
+
+  const std::string dir = temp_path("a_directory.idx");
+  std::filesystem::create_directories(dir);
+  IndexCacheLoad load = load_index_cache(dir, key);
+  EXPECT_FALSE(load.hit());
+  EXPECT_EQ(load.miss_reason, dir + ": is a directory, not an index cache file");
+  std::filesystem::remove(dir);
+
+  const std::string fifo = temp_path("a_fifo.idx");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(load_index_cache(fifo, key).miss_reason, fifo + ": not a regular file");
+  std::filesystem::remove(fifo);
+
+  // /proc/self/mem is a regular file whose offset 0 (an unmapped address) reads as EIO.
+  load = load_index_cache("/proc/self/mem", key);
+  EXPECT_FALSE(load.hit());
+  EXPECT_EQ(load.miss_reason, "/proc/self/mem: read error at byte 0: Input/output error");
+
+  // A payload size no zstd frame of that length can hold (it would be allocated before decoding).
+  const std::string path = temp_path("huge_payload.idx");
+  save_index_cache(path, key, *f.peptides, nullptr);
+  std::string bytes = read_file(path);
+  const uint64_t huge = uint64_t{1} << 62;
+  const size_t payload_size_at = 8 + 4 + 4 + key.size();
+  std::memcpy(bytes.data() + payload_size_at, &huge, sizeof huge);
+  write_file(path, bytes);
+  const size_t frame_size = bytes.size() - (payload_size_at + 8 + 1);
+  EXPECT_EQ(load_index_cache(path, key).miss_reason,
+            path + ": payload size 4611686018427387904 exceeds what the " +
+                std::to_string(frame_size) + "-byte zstd frame can hold");
+  std::filesystem::remove(path);
+}
+
+// A failed save (full disk, rename refused, no such directory) throws with the path and the OS
+// reason and leaves no <path>.tmp behind.
+TEST(IndexCache, FailedSaveRemovesTheTemporaryFile) {
+  const Fixture& f = bsa();
+  const std::string key = index_cache_key(sha256_hex(f.fasta), f.params, f.fragments.options());
+  auto save_error = [&](const std::string& path) -> std::string {
+    try {
+      save_index_cache(path, key, *f.peptides, &f.fragments);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+
+  // A full disk: <path>.tmp is a symlink to /dev/full, where every write fails with ENOSPC.
+  const std::string full = temp_path("full.idx");
+  std::filesystem::create_symlink("/dev/full", full + ".tmp");
+  EXPECT_EQ(save_error(full), full +
+                                  ".tmp: cannot write the index cache: write failed at byte 0: No "
+                                  "space left on device");
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(full + ".tmp")));
+  EXPECT_FALSE(std::filesystem::exists(full));
+
+  // The rename fails: a non-empty directory stands where the cache file should be.
+  const std::string dir = temp_path("dir.idx");
+  std::filesystem::create_directories(dir + "/inside");
+  EXPECT_EQ(save_error(dir), dir + ": cannot rename " + dir + ".tmp: Is a directory");
+  EXPECT_FALSE(std::filesystem::exists(dir + ".tmp"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir + "/inside"));
+  std::filesystem::remove_all(dir);
+
+  // The parent "directory" is a file: nothing can be created.
+  const std::string file = temp_path("not_a_dir");
+  write_file(file, "x");
+  EXPECT_EQ(save_error(file + "/cache.idx"),
+            file + "/cache.idx.tmp: cannot write the index cache: cannot create: Not a directory");
+  std::filesystem::remove(file);
 }
 
 TEST(IndexCache, SliceCannotBeCached) {

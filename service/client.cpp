@@ -129,7 +129,7 @@ int client_submit(const ClientOptions& options, const std::string& job_path, boo
     }
     if (state == "failed" || state == "cancelled") {
       fmt::print(stderr, "{}: {}: {}\n", id, state, field(s.body, "error"));
-      return 1;
+      return state == "cancelled" ? 130 : 1;  // as `ionflow search` exits
     }
   }
 }

@@ -350,6 +350,27 @@ TEST(MzmlReader, EmptyInputAndWrongRootThrow) {
   EXPECT_THROW(read_mzml("BEGIN IONS\nPEPMASS=500\nEND IONS\n"), ParseError);
 }
 
+// Millions of nested elements cost expat memory per open element: the reader stops at 64
+// levels (mzML needs about 10), naming the byte where it stopped.
+TEST(MzmlReader, DeepNestingStopsAtDepth64) {
+  std::string deep = "<?xml version=\"1.0\"?>\n<mzML>";
+  for (int i = 0; i < 100000; ++i) deep += "<a>";
+  auto reader = make_mzml_reader("deep.mzML", 0);
+  std::vector<RawSpectrum> out;
+  try {
+    reader->feed(deep, out);
+    reader->finish(out);
+    FAIL() << "no ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("elements nested more than 64 deep: not mzML"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.file(), "deep.mzML");
+    // Where expat stopped: just after the 64th <a> (depth 65 with <mzML>), 22 + 6 + 64 * 3.
+    EXPECT_EQ(e.byte_offset(), 22u + 6u + 64u * 3u) << e.what();
+  }
+}
+
 TEST(MzmlReader, BadBase64SkipsOnlyThatSpectrum) {
   const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
   const size_t second = good.find("<spectrum id=\"spectrum=3550\"");

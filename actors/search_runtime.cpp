@@ -209,6 +209,25 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
   return fragments;
 }
 
+// The same file twice (perhaps through another path) is searched twice, each spectrum competing
+// with itself for its q-value: a user rarely means that, so say it (benchmarks may mean it).
+void warn_repeated_spectra_files(const JobSpec& job) {
+  for (size_t i = 0; i < job.spectra_paths.size(); ++i) {
+    for (size_t k = 0; k < i; ++k) {
+      std::error_code ea, eb;
+      const auto a = std::filesystem::weakly_canonical(job.spectra_paths[k], ea);
+      const auto b = std::filesystem::weakly_canonical(job.spectra_paths[i], eb);
+      if (!ea && !eb && a == b) {
+        spdlog::warn(
+            "job {}: spectra file {} is given twice (also as {}): its spectra are searched "
+            "twice",
+            job.id, job.spectra_paths[i], job.spectra_paths[k]);
+        break;
+      }
+    }
+  }
+}
+
 void validate(JobSpec& job) {
   if (job.spectra_paths.empty()) throw JobError("job " + job.id + ": no spectra files");
   if (job.fasta_path.empty()) throw JobError("job " + job.id + ": no FASTA file");
@@ -295,6 +314,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   Impl& im = *impl_;
   JobSpec job = job_in;
   validate(job);
+  warn_repeated_spectra_files(job);
   const uint64_t key = im.next_job++;
   auto ctx = std::make_shared<JobContext>(key, job, control, &im.scorers);
 

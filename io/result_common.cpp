@@ -143,6 +143,15 @@ std::string_view file_name(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+std::string_view spectra_file_label(const ResultContext& context, uint32_t file_index) {
+  const std::string_view path = spectra_path(context, file_index);
+  const std::string_view name = file_name(path);
+  for (size_t i = 0; i < context.spectra_paths.size(); ++i) {
+    if (i != file_index && file_name(context.spectra_paths[i]) == name) return path;
+  }
+  return name;
+}
+
 std::string file_stem(std::string_view path) {
   return std::string(drop_data_suffix(drop_compression_suffix(file_name(path))));
 }

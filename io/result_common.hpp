@@ -40,6 +40,10 @@ std::string join_ints(const std::vector<int>& values, char separator);
 std::string_view spectra_path(const ResultContext& context, uint32_t file_index);
 // "dir/BSA1.mzML.gz" -> "BSA1.mzML.gz".
 std::string_view file_name(std::string_view path);
+// The spectra file as results.tsv's filename column names it: its file name without directory,
+// or, when another of the job's spectra files has the same file name (d1/run.mzML and
+// d2/run.mzML), the path as given, so that their rows stay apart.
+std::string_view spectra_file_label(const ResultContext& context, uint32_t file_index);
 // "dir/BSA1.mzML.gz" -> "BSA1" (drops .gz/.zst/.bz2/.xz, then .mzML/.mgf/.mzXML/.mzid...).
 std::string file_stem(std::string_view path);
 // "dir/BSA1.mzML.gz" -> "dir/BSA1" (the pepXML base_name: full path without extensions).

@@ -3,7 +3,8 @@
 //
 // Columns, in order:
 //   psm_id            1-based row number
-//   filename          spectra file name without directory ("BSA1.mzML")
+//   filename          spectra file name without directory ("BSA1.mzML"); the path as given
+//                     when two of the job's files share a name
 //   scannr            native id ("controllerType=0 controllerNumber=1 scan=2"); MGF: the TITLE,
 //                     or "index=N" when the spectrum had none
 //   rank              1 = best PSM of the spectrum
@@ -55,7 +56,7 @@ void write_tsv(std::ostream& out, const PsmSource& psms, const ResultContext& co
   psms.for_each([&](const Psm& psm) {
     text.put_uint(++row);
     text.put('\t');
-    put_field(text, result_format::file_name(result_format::spectra_path(context, psm.file_index)));
+    put_field(text, result_format::spectra_file_label(context, psm.file_index));
     text.put('\t');
     put_field(text, result_format::native_id_or_index(psm));
     text.put('\t');

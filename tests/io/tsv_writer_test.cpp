@@ -2,6 +2,7 @@
 // order, escaping of tabs, unsorted input and stream errors.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -90,6 +91,20 @@ TEST(TsvWriter, SortsUnorderedInputAndKeepsTabsOutOfFields) {
   ASSERT_EQ(fields.size(), 25u);
   EXPECT_EQ(fields[2], "a b");
   EXPECT_EQ(fields[8], "[UNIMOD:1]-M[UNIMOD:35]KWVTFISLLLLFSSAYSR");
+}
+
+// Two spectra files with one name in different folders: the column gives the paths as given,
+// else their rows could not be told apart (a new-user test's d1/run.mzML and d2/run.mzML).
+TEST(TsvWriter, FilenameIsThePathWhenTwoFilesShareAName) {
+  ScratchDir dir("tsv_same_name");
+  const SearchParameters params = fixture_parameters();
+  ResultContext context = fixture_context(&params, dir);
+  EXPECT_EQ(split(tsv_lines(fixture_psms(), context)[1], '\t')[1], "BSA1.mzML");
+  context.spectra_paths = {"d1/BSA1.mzML", "d2/BSA1.mzML"};
+  const auto lines = tsv_lines(fixture_psms(), context);
+  std::set<std::string> names;
+  for (size_t i = 1; i < lines.size(); ++i) names.insert(split(lines[i], '\t')[1]);
+  EXPECT_EQ(names, (std::set<std::string>{"d1/BSA1.mzML", "d2/BSA1.mzML"}));
 }
 
 TEST(TsvWriter, ThrowsWhenTheStreamFails) {

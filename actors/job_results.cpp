@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/file_output_stream.hpp"
 #include "io/json_text.hpp"
 #include "io/result_writer.hpp"
 #include "io/zstd_stream.hpp"
@@ -151,16 +152,21 @@ void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFil
     std::string name = format.file;
     if (spec.zstd) name += ".zst";
     std::string tmp = pending.add(spec.output_directory, name);
-    if (spec.zstd) {
-      ZstdOutputStream out(tmp);
-      format.write(out, psms, context);
-      out.close();
-    } else {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) throw std::runtime_error("cannot create " + tmp + ": " + std::strerror(errno));
-      format.write(out, psms, context);
-      out.close();
-      if (!out) throw std::runtime_error("cannot write " + tmp);
+    // FileOutputStream remembers why a write failed: a full disk is reported as "cannot write
+    // <tmp>: No space left on device", not as the writers' "writing to the output stream failed".
+    FileOutputStream file(tmp);
+    try {
+      if (spec.zstd) {
+        ZstdOutputStream out(file);
+        format.write(out, psms, context);
+        out.close();
+      } else {
+        format.write(file, psms, context);
+      }
+      file.close();
+    } catch (const std::runtime_error&) {
+      if (!file.error().empty()) throw std::runtime_error(file.error());
+      throw;
     }
   }
 }

@@ -1,0 +1,75 @@
+// write_result_formats: the result files it writes, and a full disk reported with the temporary
+// file's path and the OS reason. <output>/results.tsv.tmp as a symlink to /dev/full gives ENOSPC
+// without root (the writer opens the .tmp by name, following the link).
+#include "actors/job_results.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <unistd.h>
+
+namespace ionflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string temp_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("ionflow_job_results_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::string write_error(const JobSpec& spec) {
+  PendingFiles pending;
+  try {
+    write_result_formats(spec, std::vector<Psm>{}, pending);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(WriteResultFormats, WritesTheTsvAsTmpUntilCommitted) {
+  JobSpec spec;
+  spec.output_directory = temp_dir("ok");
+  PendingFiles pending;
+  write_result_formats(spec, std::vector<Psm>{}, pending);
+  const std::string tmp = spec.output_directory + "/results.tsv.tmp";
+  EXPECT_EQ(first_line(tmp).substr(0, 33), "psm_id\tfilename\tscannr\trank\tlabel");
+  EXPECT_EQ(pending.commit(), std::vector<std::string>{spec.output_directory + "/results.tsv"});
+  EXPECT_FALSE(fs::exists(tmp));
+  fs::remove_all(spec.output_directory);
+}
+
+TEST(WriteResultFormats, FullDiskNamesTheTemporaryFileAndTheReason) {
+  JobSpec spec;
+  spec.output_directory = temp_dir("full");
+  const std::string tmp = spec.output_directory + "/results.tsv.tmp";
+  fs::create_symlink("/dev/full", tmp);
+  EXPECT_EQ(write_error(spec), "cannot write " + tmp + ": No space left on device");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(tmp)));  // PendingFiles removed it
+
+  // The same through the zstd stream.
+  spec.zstd = true;
+  const std::string zst_tmp = spec.output_directory + "/results.tsv.zst.tmp";
+  fs::create_symlink("/dev/full", zst_tmp);
+  EXPECT_EQ(write_error(spec), "cannot write " + zst_tmp + ": No space left on device");
+  fs::remove_all(spec.output_directory);
+}
+
+}  // namespace
+}  // namespace ionflow

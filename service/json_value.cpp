@@ -290,24 +290,27 @@ class Reader {
 }  // namespace
 
 JsonValue parse_json(std::string_view text) {
+  // A leading UTF-8 byte-order mark (Windows editors write one) is skipped, as RFC 8259 8.1
+  // allows; simdjson would reject it as "improper structure". Offsets still count it.
+  const uint64_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  text.remove_prefix(bom);
   simdjson::padded_string padded(text);
   od::parser parser;
   od::document doc;
   auto err = parser.iterate(padded).get(doc);
-  if (err) throw JsonSyntaxError(simdjson::error_message(err), 0);
+  if (err) throw JsonSyntaxError(simdjson::error_message(err), bom);
   Reader reader(padded);
   try {
     return reader.read_document(doc);
   } catch (const JsonSyntaxError& e) {
-    throw JsonSyntaxError(
-        "invalid JSON at byte " + std::to_string(e.byte_offset()) + ": " + e.what(),
-        e.byte_offset());
+    const uint64_t offset = e.byte_offset() + bom;
+    throw JsonSyntaxError("invalid JSON at byte " + std::to_string(offset) + ": " + e.what(),
+                          offset);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Writing.
-
 
 namespace {
 

@@ -6,7 +6,9 @@
 // not integers are written in their shortest round-trip form (std::to_chars), so a value read,
 // written and read again is unchanged.
 //
-// Contract: objects keep their keys in document order; a duplicate key is a syntax error.
+// Contract: a leading UTF-8 byte-order mark (EF BB BF) is skipped (RFC 8259 section 8.1 lets a
+// parser ignore it; Windows editors save one); byte offsets in errors still count it. Objects
+// keep their keys in document order; a duplicate key is a syntax error.
 // Integers that fit in int64 are kInteger, other numbers kReal. Values are plain copies (no
 // pointers into the parser buffer). Plain value type; not synchronised.
 // Errors: parse_json throws JsonSyntaxError whose what() names the byte offset; the as_*()
@@ -98,6 +100,5 @@ JsonValue parse_json(std::string_view text);
 
 // Writes `value` as JSON. indent < 0: compact, one line; otherwise pretty with that many spaces.
 std::string to_json(const JsonValue& value, int indent = -1);
-
 
 }  // namespace ionflow

@@ -208,6 +208,15 @@ TEST(JobMessage, DefaultsFollowTheContract) {
   EXPECT_EQ(j.sorter_memory_budget_bytes, 64ull << 20);
 }
 
+// A job file saved by a Windows editor starts with a UTF-8 byte-order mark.
+TEST(JobMessage, LeadingUtf8ByteOrderMarkIsSkipped) {
+  ParsedJob parsed =
+      parse_job_message("\xEF\xBB\xBF" + job(R"("output_directory": "/tmp/bom_out")"), unimod());
+  EXPECT_EQ(parsed.spec.output_directory, "/tmp/bom_out");
+  EXPECT_EQ(parsed.spec.fasta_path, kFasta);
+  EXPECT_THAT(parsed.spec.spectra_paths, ElementsAre(kBsa1));
+}
+
 TEST(JobMessage, IonflowKeysAndAliases) {
   ParsedJob parsed = parse_job_message(R"({"database": {"fasta": ")" + kFasta +
                                            R"(", "decoy_tag": "_rev"},

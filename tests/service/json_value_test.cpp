@@ -57,6 +57,33 @@ TEST(JsonValue, SyntaxErrorsNameTheByteOffset) {
   EXPECT_THROW(parse_json(deep), JsonSyntaxError);
 }
 
+// Windows editors save UTF-8 with a byte-order mark; RFC 8259 8.1 lets a parser ignore it.
+TEST(JsonValue, LeadingUtf8ByteOrderMarkIsSkipped) {
+  const JsonValue v = parse_json("\xEF\xBB\xBF{\"a\": 1, \"b\": \"x\"}");
+  ASSERT_TRUE(v.is_object());
+  EXPECT_EQ(to_json(v), R"({"a":1,"b":"x"})");
+  // Error offsets still count the three BOM bytes: the same error, 3 bytes later.
+  const std::string broken = R"({"a": 1,, "b": 2})";
+  uint64_t without_bom = 0;
+  try {
+    parse_json(broken);
+  } catch (const JsonSyntaxError& e) {
+    without_bom = e.byte_offset();
+  }
+  ASSERT_GT(without_bom, 0u);
+  try {
+    parse_json("\xEF\xBB\xBF" + broken);
+    FAIL() << "no error";
+  } catch (const JsonSyntaxError& e) {
+    EXPECT_EQ(e.byte_offset(), without_bom + 3);
+    const std::string prefix = "invalid JSON at byte " + std::to_string(without_bom + 3) + ": ";
+    EXPECT_EQ(std::string(e.what()).substr(0, prefix.size()), prefix);
+  }
+  // Only a leading BOM: one elsewhere is still an error, as is a BOM alone.
+  EXPECT_THROW(parse_json(" \xEF\xBB\xBF{}"), JsonSyntaxError);
+  EXPECT_THROW(parse_json("\xEF\xBB\xBF"), JsonSyntaxError);
+}
+
 TEST(JsonValue, EditsObjects) {
   JsonValue v = parse_json(R"({"a": 1, "b": 2})");
   v.set("a", JsonValue("x"));

@@ -239,11 +239,9 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   }
   j << "]\n}\n";
   std::string tmp = pending.add(spec.output_directory, "results.json");
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot create " + tmp + ": " + std::strerror(errno));
+  FileOutputStream out(tmp);  // a failure names tmp and the OS reason
   out << j.str();
   out.close();
-  if (!out) throw std::runtime_error("cannot write " + tmp);
 }
 
 uint64_t peak_rss_bytes() {

@@ -1,6 +1,7 @@
-// write_result_formats: the result files it writes, and a full disk reported with the temporary
-// file's path and the OS reason. <output>/results.tsv.tmp as a symlink to /dev/full gives ENOSPC
-// without root (the writer opens the .tmp by name, following the link).
+// write_result_formats and write_results_json: the result files they write, and a full disk
+// reported with the temporary file's path and the OS reason. <output>/results.tsv.tmp as a
+// symlink to /dev/full gives ENOSPC without root (the writer opens the .tmp by name, following
+// the link).
 #include "actors/job_results.hpp"
 
 #include <gtest/gtest.h>
@@ -68,6 +69,22 @@ TEST(WriteResultFormats, FullDiskNamesTheTemporaryFileAndTheReason) {
   const std::string zst_tmp = spec.output_directory + "/results.tsv.zst.tmp";
   fs::create_symlink("/dev/full", zst_tmp);
   EXPECT_EQ(write_error(spec), "cannot write " + zst_tmp + ": No space left on device");
+  fs::remove_all(spec.output_directory);
+}
+
+TEST(WriteResultsJson, FullDiskNamesTheTemporaryFileAndTheReason) {
+  JobSpec spec;
+  spec.output_directory = temp_dir("full_json");
+  const std::string tmp = spec.output_directory + "/results.json.tmp";
+  fs::create_symlink("/dev/full", tmp);
+  PendingFiles pending;
+  std::string error = "no error";
+  try {
+    write_results_json(spec, JobSummary{}, pending);
+  } catch (const std::runtime_error& e) {
+    error = e.what();
+  }
+  EXPECT_EQ(error, "cannot write " + tmp + ": No space left on device");
   fs::remove_all(spec.output_directory);
 }
 

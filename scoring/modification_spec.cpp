@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +14,12 @@ Modification modification_from_sage(std::string_view key, double mass_da, bool f
   if (key.empty()) throw std::invalid_argument("empty modification key");
   if (!std::isfinite(mass_da)) {
     throw std::invalid_argument("modification " + quoted + ": mass is not a finite number");
+  }
+  if (std::abs(mass_da) > kMaxModificationMassDa) {
+    std::ostringstream mass;
+    mass << mass_da;
+    throw std::invalid_argument("modification " + quoted + ": mass " + mass.str() +
+                                " Da is beyond +-10000 Da");
   }
   Modification m;
   m.mass_delta_da = mass_da;

@@ -244,6 +244,10 @@ Modification Unimod::resolve(std::string_view text, bool fixed) const {
     m.unimod_accession = e.accession;
     m.mass_delta_da = e.mono_mass_da;
   } else if (parse_mass(name, mass)) {
+    if (std::abs(mass) > kMaxModificationMassDa) {
+      throw std::invalid_argument("modification '" + std::string(text) + "': mass " +
+                                  std::string(name) + " Da is beyond +-10000 Da");
+    }
     m.mass_delta_da = mass;
   } else {
     const Entry* e = impl_->find(name);

@@ -82,6 +82,12 @@ double get_number(const JsonValue& v, const std::string& path) {
 
 const std::string& get_string(const JsonValue& v, const std::string& path) {
   if (!v.is_string()) fail(path, "expected string, got " + got(v));
+  // No key takes a NUL character, and in a path the system would cut the string there
+  // (".../db.fasta\u0000.txt" opened .../db.fasta while the job recorded the whole string).
+  const size_t nul = v.as_string().find('\0');
+  if (nul != std::string::npos) {
+    fail(path, "contains a NUL character (\\u0000) at position " + std::to_string(nul));
+  }
   return v.as_string();
 }
 
@@ -404,6 +410,10 @@ Tolerance get_tolerance(const JsonValue& v, const std::string& path,
   if (t.lower > t.upper) {
     fail(p, "lower " + to_json(JsonValue(t.lower)) + " > upper " + to_json(JsonValue(t.upper)) +
                 " (give [lower, upper], e.g. [-10, 10])");
+  }
+  if (t.lower == t.upper) {
+    fail(p, "lower and upper are both " + to_json(JsonValue(t.upper)) +
+                ": a window of zero width matches nothing");
   }
   if (t.lower > 0 || t.upper < 0) {
     warnings.push_back(p + ": the window [" + to_json(JsonValue(t.lower)) + ", " +

@@ -24,9 +24,7 @@ std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream ss(text);
   std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (!item.empty()) out.push_back(item);
-  }
+  while (std::getline(ss, item, ',')) out.push_back(item);  // "tsv,,mzid": "" is reported
   return out;
 }
 

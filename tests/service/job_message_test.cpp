@@ -409,6 +409,18 @@ TEST(JobMessage, ModificationResiduesAndToleranceBoundsAreCheckedAtOnce) {
   EXPECT_EQ(error_of(with(R"("fragment_tol": {"da": [-6000, 1]})")),
             "fragment_tol.da: bounds must lie within +-5000 Da, got [-6000.0, 1.0]");
   EXPECT_NO_THROW(parse_job_message(with(R"("precursor_tol": {"da": [-500, 500]})"), unimod()));
+  // Found by a new-user test: each ran a search that could match nothing, or another file.
+  EXPECT_EQ(
+      error_of(with(R"("fragment_tol": {"da": [0, 0]})")),
+      "fragment_tol.da: lower and upper are both 0.0: a window of zero width matches nothing");
+  EXPECT_EQ(error_of(with(R"j("variable_modifications": ["+1e300 (M)"])j")),
+            "variable_modifications[0]: modification '+1e300 (M)': mass +1e300 Da is beyond "
+            "+-10000 Da");
+  EXPECT_EQ(error_of(R"({"database": {"fasta": ")" + kFasta +
+                     R"(", "static_mods": {"K": -20000}}, "mzml_paths": [")" + kBsa1 + R"("]})"),
+            "database.static_mods.K: modification 'K': mass -20000 Da is beyond +-10000 Da");
+  EXPECT_EQ(error_of(with(R"("output_directory": "out\u0000.txt")")),
+            "output_directory: contains a NUL character (\\u0000) at position 3");
 }
 
 // A symbolic link inside a data root that points outside it is refused (found by a new-user

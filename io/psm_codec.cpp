@@ -1,56 +1,15 @@
 #include "io/psm_codec.hpp"
 
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 
+#include "io/record_codec.hpp"
+
 namespace ionflow {
-namespace {
 
-static_assert(sizeof(double) == 8, "IEEE-754 double expected");
-// The codec copies object representations; this build targets little-endian machines only.
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "psm_codec assumes little-endian");
-
-template <class T>
-void put(std::string& out, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  out.append(bytes, sizeof(T));
-}
-
-void put_string(std::string& out, const std::string& s) {
-  put<uint32_t>(out, static_cast<uint32_t>(s.size()));
-  out.append(s);
-}
-
-class Cursor {
- public:
-  explicit Cursor(std::string_view in) : in_(in) {}
-  template <class T>
-  T get() {
-    need(sizeof(T));
-    T value;
-    std::memcpy(&value, in_.data() + pos_, sizeof(T));
-    pos_ += sizeof(T);
-    return value;
-  }
-  void get_string(std::string& out) {
-    const uint32_t n = get<uint32_t>();
-    need(n);
-    out.assign(in_.data() + pos_, n);
-    pos_ += n;
-  }
-  bool at_end() const { return pos_ == in_.size(); }
-
- private:
-  void need(size_t n) const {
-    if (in_.size() - pos_ < n) throw std::runtime_error("PSM record truncated");
-  }
-  std::string_view in_;
-  size_t pos_ = 0;
-};
-
-}  // namespace
+using record_codec::put;
+using record_codec::put_string;
+using record_codec::RecordCursor;
 
 void encode_psm(const Psm& p, std::string& out) {
   const size_t start = out.size();
@@ -110,7 +69,7 @@ size_t decode_psm(std::string_view in, Psm& p) {
   uint32_t payload;
   std::memcpy(&payload, in.data(), sizeof(payload));
   if (in.size() - sizeof(uint32_t) < payload) return 0;
-  Cursor c(in.substr(sizeof(uint32_t), payload));
+  RecordCursor c(in.substr(sizeof(uint32_t), payload), "PSM");
   p.file_index = c.get<uint32_t>();
   p.spectrum_index = c.get<uint64_t>();
   c.get_string(p.native_id);

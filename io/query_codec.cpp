@@ -1,52 +1,14 @@
 #include "io/query_codec.hpp"
 
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 
+#include "io/record_codec.hpp"
+
 namespace ionflow {
-namespace {
 
-static_assert(sizeof(float) == 4 && sizeof(double) == 8, "IEEE-754 float and double expected");
-
-// The codec copies object representations; this build targets little-endian machines only.
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "query_codec assumes little-endian");
-
-template <class T>
-void put(std::string& out, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  out.append(bytes, sizeof(T));
-}
-
-class Cursor {
- public:
-  explicit Cursor(std::string_view in) : in_(in) {}
-  template <class T>
-  T get() {
-    need(sizeof(T));
-    T value;
-    std::memcpy(&value, in_.data() + pos_, sizeof(T));
-    pos_ += sizeof(T);
-    return value;
-  }
-  std::string_view bytes(size_t n) {
-    need(n);
-    auto s = in_.substr(pos_, n);
-    pos_ += n;
-    return s;
-  }
-  size_t position() const { return pos_; }
-
- private:
-  void need(size_t n) const {
-    if (in_.size() - pos_ < n) throw std::runtime_error("query record truncated");
-  }
-  std::string_view in_;
-  size_t pos_ = 0;
-};
-
-}  // namespace
+using record_codec::put;
+using record_codec::RecordCursor;
 
 void encode_query(const Query& q, std::string& out) {
   size_t start = out.size();
@@ -75,7 +37,7 @@ size_t decode_query(std::string_view in, Query& q) {
   uint32_t payload;
   std::memcpy(&payload, in.data(), sizeof(payload));
   if (in.size() - sizeof(uint32_t) < payload) return 0;
-  Cursor c(in.substr(sizeof(uint32_t), payload));
+  RecordCursor c(in.substr(sizeof(uint32_t), payload), "query");
   q.file_index = c.get<uint32_t>();
   q.spectrum_index = c.get<uint64_t>();
   q.scan = c.get<int64_t>();

@@ -16,21 +16,27 @@ namespace {
 
 using namespace actors_test;
 
-TEST(OpenSearch, WideWindowJobUsesTheFragmentPrefilter) {
-  const fs::path out = scratch_directory("actors", "open-search");
-  fs::remove_all(out);
-  JobSpec job = ecoli_job("open", out);
+// The E. coli job with the demo's modifications, isotope error 0 and a precursor window of
+// +-`window_da`, run on 2 licensed cores.
+JobSummary run_ecoli(const std::string& name, const fs::path& out, double window_da) {
+  JobSpec job = ecoli_job(name, out);
   // Unimod: Carbamidomethyl = UNIMOD:4, +57.021464 Da; Oxidation = UNIMOD:35, +15.994915 Da.
   job.search.database.fixed_modifications.push_back(
       {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
   job.search.database.variable_modifications.push_back(
       {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
-  job.search.precursor_tolerance = Tolerance::Da(-150, 150);
+  job.search.precursor_tolerance = Tolerance::Da(-window_da, window_da);
   job.search.isotope_errors = {0};
   SearchRuntime::Options options;
   options.licensed_cores = 2;
   SearchRuntime runtime(options);
-  const JobSummary s = runtime.run(job);
+  return runtime.run(job);
+}
+
+TEST(OpenSearch, WideWindowJobUsesTheFragmentPrefilter) {
+  const fs::path out = scratch_directory("actors", "open-search");
+  fs::remove_all(out);
+  const JobSummary s = run_ecoli("open", out, 150);
   EXPECT_EQ(s.spectra_searched, 139u);
   EXPECT_EQ(s.psms_at_1pct, 78u);
   // Every b/y fragment at charge 1 within 150-2000 Th of the 584,002 peptides.
@@ -48,17 +54,7 @@ TEST(OpenSearch, WideWindowJobUsesTheFragmentPrefilter) {
 TEST(OpenSearch, SlightlyWideWindowBuildsNoFragmentIndex) {
   const fs::path out = scratch_directory("actors", "three-da");
   fs::remove_all(out);
-  JobSpec job = ecoli_job("three-da", out);
-  job.search.database.fixed_modifications.push_back(
-      {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
-  job.search.database.variable_modifications.push_back(
-      {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
-  job.search.precursor_tolerance = Tolerance::Da(-3, 3);
-  job.search.isotope_errors = {0};
-  SearchRuntime::Options options;
-  options.licensed_cores = 2;
-  SearchRuntime runtime(options);
-  const JobSummary s = runtime.run(job);
+  const JobSummary s = run_ecoli("three-da", out, 3);
   EXPECT_EQ(s.fragment_index, "not built: a window holds ~995 peptides (prefilter above 3200)");
   EXPECT_EQ(s.psms_at_1pct, 77u);
   fs::remove_all(out);

@@ -296,8 +296,10 @@ void JobStore::requeue(const std::string& id) {
   s.step();
 }
 
-std::optional<JobState> JobStore::request_cancel(const std::string& id, const std::string& reason) {
+std::optional<JobState> JobStore::request_cancel(const std::string& id, const std::string& reason,
+                                                 bool* cancelled_now) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (cancelled_now != nullptr) *cancelled_now = false;
   exec("BEGIN IMMEDIATE");
   try {
     std::optional<JobState> state;
@@ -313,6 +315,7 @@ std::optional<JobState> JobStore::request_cancel(const std::string& id, const st
       u.bind(1, now_seconds()).bind(2, reason).bind(3, id);
       u.step();
       state = JobState::kCancelled;
+      if (cancelled_now != nullptr) *cancelled_now = true;
     } else if (state == JobState::kRunning) {
       Statement u(db_, "UPDATE jobs SET cancel_requested = 1, error = ? WHERE id = ?", path_);
       u.bind(1, reason).bind(2, id);

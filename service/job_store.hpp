@@ -71,9 +71,11 @@ class JobStore {
   void finish_cancelled(const std::string& id, const std::string& reason);
   // Puts a running job back in the queue (graceful shutdown before it finished).
   void requeue(const std::string& id);
-  // Queued: becomes cancelled at once (returns kCancelled). Running: flags cancel_requested
-  // (returns kRunning; the scheduler stops it). Finished: unchanged. nullopt if no such job.
-  std::optional<JobState> request_cancel(const std::string& id, const std::string& reason);
+  // Queued: becomes cancelled at once (returns kCancelled, and sets *cancelled_now when given).
+  // Running: flags cancel_requested (returns kRunning; the scheduler stops it). Finished:
+  // unchanged. nullopt if no such job.
+  std::optional<JobState> request_cancel(const std::string& id, const std::string& reason,
+                                         bool* cancelled_now = nullptr);
 
   const std::string& path() const { return path_; }
 

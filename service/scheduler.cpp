@@ -66,7 +66,10 @@ std::optional<JobProgress> Scheduler::progress(const std::string& id) const {
 }
 
 std::optional<JobState> Scheduler::cancel(const std::string& id, const std::string& reason) {
-  auto state = store_.request_cancel(id, reason);
+  bool cancelled_now = false;
+  auto state = store_.request_cancel(id, reason, &cancelled_now);
+  // A queued job ends here (a running one ends in run_job, which counts it).
+  if (cancelled_now) metrics_.count_finished("cancelled", nullptr);
   if (state == JobState::kRunning) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = running_.find(id);

@@ -169,6 +169,8 @@ TEST_F(HttpApiTest, QueuedJobsCancelAndListNewestFirst) {
   ASSERT_TRUE(metrics);
   EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs_submitted_total 2\n"));
   EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs{state=\"cancelled\"} 1\n"));
+  // The job was cancelled while queued: it ended, so it counts as finished too (it did not).
+  EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs_finished_total{state=\"cancelled\"} 1\n"));
   EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs{state=\"queued\"} 1\n"));
 }
 

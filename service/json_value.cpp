@@ -152,7 +152,7 @@ class Reader {
       case od::json_type::string: {
         std::string_view s;
         check(doc.get_string().get(s), doc);
-        out = JsonValue(s);
+        out = JsonValue(no_nul(s, doc));
         break;
       }
       case od::json_type::boolean: {
@@ -219,7 +219,7 @@ class Reader {
       case od::json_type::string: {
         std::string_view s;
         check(v.get_string().get(s), doc);
-        return JsonValue(s);
+        return JsonValue(no_nul(s, doc));
       }
       case od::json_type::boolean: {
         bool b;
@@ -247,7 +247,7 @@ class Reader {
       check(std::move(field_result).get(field), doc);
       std::string_view key;
       check(field.unescaped_key().get(key), doc);
-      std::string key_copy(key);
+      std::string key_copy(no_nul(key, doc));
       if (out.find(key_copy)) fail("duplicate key \"" + key_copy + "\"", doc);
       JsonValue value = read_value(field.value(), doc, depth);
       out.as_object().emplace_back(std::move(key_copy), std::move(value));
@@ -282,6 +282,14 @@ class Reader {
   }
   [[noreturn]] void fail(const std::string& message, od::document& doc) {
     throw JsonSyntaxError(message, offset_of(doc));
+  }
+  // No string of ours may hold a NUL (\u0000): a path would be cut there by the system (another
+  // file opened than the one recorded) and messages naming a key would stop at it.
+  std::string_view no_nul(std::string_view s, od::document& doc) {
+    if (s.find('\0') != std::string_view::npos) {
+      fail("a string or key contains a NUL character (\\u0000)", doc);
+    }
+    return s;
   }
 
   const simdjson::padded_string& text_;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -101,6 +102,28 @@ int client_submit(const ClientOptions& options, const std::string& job_path, boo
   } catch (const JsonSyntaxError&) {
     // Sent as is: the server names the error.
   }
+  // With --wait, Ctrl-C stops the waiting, not the job: say so, and how to stop the job. Caught
+  // from before the job exists, so that no interrupt can kill the client silently.
+  static volatile std::sig_atomic_t interrupted = 0;
+  interrupted = 0;
+  struct sigaction action {};
+  action.sa_handler = [](int) { interrupted = 1; };
+  sigemptyset(&action.sa_mask);
+  struct sigaction old_int = {};
+  struct sigaction old_term = {};
+  if (wait) {
+    sigaction(SIGINT, &action, &old_int);
+    sigaction(SIGTERM, &action, &old_term);
+  }
+  struct RestoreSignals {
+    struct sigaction int_action, term_action;
+    bool active;
+    ~RestoreSignals() {
+      if (!active) return;
+      sigaction(SIGINT, &int_action, nullptr);
+      sigaction(SIGTERM, &term_action, nullptr);
+    }
+  } restore{old_int, old_term, wait};
   Answer a = call(options, "POST", "/v1/jobs", body);
   if (a.status != 201) return report_error(options, a);
   std::string id = field(a.body, "id");
@@ -112,7 +135,16 @@ int client_submit(const ClientOptions& options, const std::string& job_path, boo
   if (!wait) return 0;
   std::string last;
   while (true) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    for (int slice = 0; slice < 10 && !interrupted; ++slice) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (interrupted) {
+      fmt::print(stderr,
+                 "{}: stopped waiting; the job keeps running on the server (ionflow cancel {} "
+                 "stops it)\n",
+                 id, id);
+      return 130;
+    }
     Answer s = call(options, "GET", "/v1/jobs/" + id);
     if (s.status != 200) return report_error(options, s);
     std::string state = field(s.body, "state");

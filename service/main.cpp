@@ -40,6 +40,19 @@ ionflow::JsonValue symmetric_tolerance(const char* unit, double width) {
   return t;
 }
 
+// The --*-tol-* flags give the half-width x of a symmetric window [-x, x].
+const CLI::Validator kHalfWidth(
+    [](std::string& value) -> std::string {
+      try {
+        if (std::stod(value) >= 0) return "";
+      } catch (const std::exception&) {
+        return "expected a number, got " + value;
+      }
+      return "expected a half-width >= 0 (the window is [-x, x]), got " + value +
+             "; for an asymmetric window give precursor_tol / fragment_tol in the job file";
+    },
+    "HALF_WIDTH");
+
 void set_log_level(const std::string& level) {
   auto logger = spdlog::stderr_color_mt("ionflow");
   spdlog::set_default_logger(logger);
@@ -101,13 +114,17 @@ int main(int argc, char** argv) {
                                  "Sorter memory before spilling to disk, MiB (sorter_memory_mb)");
   auto* o_pre_ppm =
       s->add_option("--precursor-tol-ppm", precursor_ppm,
-                    "Symmetric precursor tolerance, ppm (precursor_tol {ppm: [-x, x]})");
+                    "Symmetric precursor tolerance, ppm (precursor_tol {ppm: [-x, x]})")
+          ->check(kHalfWidth);
   auto* o_pre_da = s->add_option("--precursor-tol-da", precursor_da,
-                                 "Symmetric precursor tolerance, Da (precursor_tol {da: [-x, x]})");
+                                 "Symmetric precursor tolerance, Da (precursor_tol {da: [-x, x]})")
+                       ->check(kHalfWidth);
   auto* o_frag_ppm = s->add_option("--fragment-tol-ppm", fragment_ppm,
-                                   "Symmetric fragment tolerance, ppm (fragment_tol)");
+                                   "Symmetric fragment tolerance, ppm (fragment_tol)")
+                         ->check(kHalfWidth);
   auto* o_frag_da = s->add_option("--fragment-tol-da", fragment_da,
-                                  "Symmetric fragment tolerance, Da (fragment_tol)");
+                                  "Symmetric fragment tolerance, Da (fragment_tol)")
+                        ->check(kHalfWidth);
   o_pre_ppm->excludes(o_pre_da);
   o_frag_ppm->excludes(o_frag_da);
   auto* o_enzyme = s->add_option("--enzyme", enzyme, "Enzyme name, e.g. trypsin, lys-c (enzyme)");

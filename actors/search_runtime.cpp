@@ -163,7 +163,8 @@ constexpr size_t kMaxFragmentIndexBytes = size_t{2} << 30;
 std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job,
                                                               const PeptideIndex& index,
                                                               int build_threads, StageStats& stats,
-                                                              std::string& status) {
+                                                              std::string& status,
+                                                              const std::atomic<bool>* cancel) {
   if (!wide_precursor_window(job.search) || index.empty()) return nullptr;
   // Worth building only if windows hold more peptides than the scorer's threshold: count them
   // around the median peptide mass (a ±3 Da window on a small database stays below it).
@@ -181,6 +182,7 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
   FragmentIndexOptions options;
   options.bucket_size = suggested_bucket_size(job.search);
   options.build_threads = static_cast<unsigned>(build_threads);
+  options.cancel = cancel;
   const size_t bytes = estimate_fragment_index_bytes(index, job.search, options, 0, index.size());
   if (bytes > kMaxFragmentIndexBytes) {
     status =
@@ -343,7 +345,8 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
                                build_threads, cache_status);
     check_target_decoy(job, *index);
     std::string fragment_status;
-    auto fragments = build_fragment_prefilter(job, *index, build_threads, stats, fragment_status);
+    auto fragments = build_fragment_prefilter(job, *index, build_threads, stats, fragment_status,
+                                              control ? &control->cancel : nullptr);
     {
       const double end = ctx->elapsed_seconds();
       note_active(stats, end - stats.busy_seconds, end);

@@ -178,7 +178,13 @@ FragmentIndex FragmentIndex::build(const PeptideIndex& peptides, const SearchPar
 
   // Pass 1: exact entry count per bucket, so the entry array is allocated once at its size.
   std::vector<uint64_t> counts(n_buckets, 0);
+  auto check_cancel = [&options] {
+    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+      throw BuildCancelled();
+    }
+  };
   for_each_bucket_parallel(n_buckets, options.build_threads, source, [&](size_t b, auto& src) {
+    check_cancel();
     const FragmentBucket& bucket = index.buckets_[b];
     uint64_t count = 0;
     for (size_t p = bucket.min_peptide; p <= bucket.max_peptide; ++p) {
@@ -202,6 +208,7 @@ FragmentIndex FragmentIndex::build(const PeptideIndex& peptides, const SearchPar
   index.entries_.resize(total);
   FragmentEntry* const entries = index.entries_.data();
   for_each_bucket_parallel(n_buckets, options.build_threads, source, [&](size_t b, auto& src) {
+    check_cancel();
     const FragmentBucket& bucket = index.buckets_[b];
     FragmentEntry* out = entries + bucket.offset;
     for (size_t p = bucket.min_peptide; p <= bucket.max_peptide; ++p) {

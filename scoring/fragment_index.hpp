@@ -23,6 +23,7 @@
 // unknown ion type letter, a slice range outside the peptide index, top_k 0).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -47,6 +48,11 @@ struct FragmentIndexOptions {
   // Upper limit on the bytes of one built slice (entries + bucket table); 0 = no limit.
   // plan_slices() plans against an upper bound of the entry count (every fragment kept).
   size_t memory_budget_bytes = 0;
+  // When set (not owned), FragmentIndex::build reads it before each bucket and throws
+  // BuildCancelled (peptide_index.hpp) once it is true: a job cancelled during the build stops
+  // within one bucket instead of after the whole index (seconds at a few hundred MB). Not
+  // part of the index's identity (index cache keys ignore it).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // One indexed fragment: 8 bytes.

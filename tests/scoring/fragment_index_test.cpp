@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -119,6 +120,19 @@ TEST(FragmentIndex, ThreePeptidesLayout) {
   EXPECT_NEAR(index.entries()[0].mz, 227.102633, 1e-4);
   EXPECT_EQ(estimate_fragment_index_bytes(peptides, narrow_params(), options, 0, 3),
             (12u + 12u + 14u) * 8u + 2u * sizeof(FragmentBucket));
+}
+
+// A cancelled job stops the build at the next bucket (checked before each, on every thread).
+TEST(FragmentIndex, BuildStopsWhenCancelled) {
+  const PeptideIndex peptides = hand_index({"PEPTIDEK", "PETPIDE", "PEPTIDE"});
+  std::atomic<bool> cancel{true};
+  FragmentIndexOptions options;
+  options.bucket_size = 1;
+  options.build_threads = 2;
+  options.cancel = &cancel;
+  EXPECT_THROW(FragmentIndex::build(peptides, SearchParameters{}, options), BuildCancelled);
+  cancel = false;
+  EXPECT_EQ(FragmentIndex::build(peptides, SearchParameters{}, options).buckets().size(), 3u);
 }
 
 TEST(FragmentIndex, PeptideSpectrumRanksPeptideFirst) {

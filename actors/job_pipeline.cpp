@@ -388,12 +388,8 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         st.finished = true;
         note_busy(st.stats, *st.ctx, timer);
         uint64_t total = st.runs->stats().queries;
-        st.ctx->update_progress(
-            [total](JobProgress& p) {
-              p.stage = "scoring";
-              p.queries = total;
-            },
-            true);
+        // The stage moves on in the splitter, which also knows whether the index is built.
+        st.ctx->update_progress([total](JobProgress& p) { p.queries = total; }, true);
         self->send(st.splitter, SortedReady{st.ctx->key, total});
       },
       [self](NextQueries& request) -> QueryBatch {
@@ -549,7 +545,11 @@ caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, c
   st.coordinator = std::move(coordinator);
   return {
       [self](IndexReady&) {
-        self->state.index_ready = true;
+        auto& st = self->state;
+        st.index_ready = true;
+        if (st.sorted_ready) {
+          st.ctx->update_progress([](JobProgress& p) { p.stage = "scoring"; }, true);
+        }
         splitter_pump(self);
       },
       [self](SortedReady& sorted) {
@@ -559,8 +559,14 @@ caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, c
         const uint64_t total = sorted.queries;
         const uint32_t chunk = st.chunk_size =
             effective_chunk_size(total, st.ctx->spec.chunk_size, st.ctx->scorer_count());
+        // Every query is read: scoring, or still waiting for the peptide (and fragment) index.
+        const char* stage = st.index_ready ? "scoring" : "indexing";
         st.ctx->update_progress(
-            [total, chunk](JobProgress& p) { p.chunks_total = (total + chunk - 1) / chunk; }, true);
+            [total, chunk, stage](JobProgress& p) {
+              p.chunks_total = (total + chunk - 1) / chunk;
+              p.stage = stage;
+            },
+            true);
         splitter_pump(self);
       },
   };

@@ -5,8 +5,10 @@
 // variable: 78 target PSMs at 1% FDR with the prefilter, 79 scoring every window peptide).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "actors/search_runtime.hpp"
 #include "actors_test_support.hpp"
@@ -18,7 +20,8 @@ using namespace actors_test;
 
 // The E. coli job with the demo's modifications, isotope error 0 and a precursor window of
 // +-`window_da`, run on 2 licensed cores.
-JobSummary run_ecoli(const std::string& name, const fs::path& out, double window_da) {
+JobSummary run_ecoli(const std::string& name, const fs::path& out, double window_da,
+                     JobControl* control = nullptr) {
   JobSpec job = ecoli_job(name, out);
   // Unimod: Carbamidomethyl = UNIMOD:4, +57.021464 Da; Oxidation = UNIMOD:35, +15.994915 Da.
   job.search.database.fixed_modifications.push_back(
@@ -30,7 +33,7 @@ JobSummary run_ecoli(const std::string& name, const fs::path& out, double window
   SearchRuntime::Options options;
   options.licensed_cores = 2;
   SearchRuntime runtime(options);
-  return runtime.run(job);
+  return runtime.run(job, control);
 }
 
 TEST(OpenSearch, WideWindowJobUsesTheFragmentPrefilter) {
@@ -57,6 +60,26 @@ TEST(OpenSearch, SlightlyWideWindowBuildsNoFragmentIndex) {
   const JobSummary s = run_ecoli("three-da", out, 3);
   EXPECT_EQ(s.fragment_index, "not built: a window holds ~995 peptides (prefilter above 3200)");
   EXPECT_EQ(s.psms_at_1pct, 77u);
+  fs::remove_all(out);
+}
+
+// Reading 139 spectra takes a few ms, the two indexes ~0.5 s: progress says "indexing" in
+// between, not "scoring" with nothing scored (second new-user test).
+TEST(OpenSearch, ProgressSaysIndexingWhileTheIndexIsBuilt) {
+  const fs::path out = scratch_directory("actors", "indexing-stage");
+  fs::remove_all(out);
+  JobControl control;
+  std::vector<std::string> stages;  // distinct, in order; on_progress calls are serialised
+  control.on_progress = [&stages](const JobProgress& p) {
+    if (stages.empty() || stages.back() != p.stage) stages.push_back(p.stage);
+  };
+  run_ecoli("indexing-stage", out, 150, &control);
+  const auto indexing = std::find(stages.begin(), stages.end(), "indexing");
+  const auto scoring = std::find(stages.begin(), stages.end(), "scoring");
+  ASSERT_NE(indexing, stages.end());
+  ASSERT_NE(scoring, stages.end());
+  EXPECT_LT(indexing, scoring);
+  EXPECT_EQ(stages.back(), "done");
   fs::remove_all(out);
 }
 

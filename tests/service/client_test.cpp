@@ -18,30 +18,46 @@
 namespace ionflow {
 namespace {
 
-class ClientTest : public InProcessApiTest {};
+class ClientTest : public InProcessApiTest {
+ protected:
+  // A small job file in the test's directory (its inputs inside the data root).
+  std::string write_job() {
+    const std::string job = (dir_ / "job.json").string();
+    std::ofstream(job) << R"({"database": {"fasta": ")" << kTestData
+                       << R"(/bsa_target_decoy_excerpt.fasta"}, "mzml_paths": [")" << kTestData
+                       << R"(/BSA1_excerpt.mzML"]})";
+    return job;
+  }
+  ClientOptions options() const {
+    ClientOptions o;
+    o.server = "http://127.0.0.1:" + std::to_string(port_);
+    return o;
+  }
+  // The id of the first job the server lists, once there is one ("" after ~5 s).
+  std::string first_job_id() {
+    for (int i = 0; i < 500; ++i) {
+      auto list = client_->Get("/v1/jobs");
+      if (list && list->status == 200) {
+        const JsonValue body = parse_json(list->body);
+        const JsonValue* jobs = body.find("jobs");
+        if (jobs && !jobs->as_array().empty()) {
+          return jobs->as_array().front().find("id")->as_string();
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return "";
+  }
+};
 
 TEST_F(ClientTest, SubmitWaitExitsWith130WhenTheJobIsCancelled) {
   start_api({});  // the scheduler is not started: the job stays queued until cancelled
-  const std::string job = (dir_ / "job.json").string();
-  std::ofstream(job) << R"({"database": {"fasta": ")" << kTestData
-                     << R"(/bsa_target_decoy_excerpt.fasta"}, "mzml_paths": [")" << kTestData
-                     << R"(/BSA1_excerpt.mzML"]})";
-  ClientOptions options;
-  options.server = "http://127.0.0.1:" + std::to_string(port_);
+  const std::string job = write_job();
   int rc = -1;
-  std::thread waiting([&] { rc = client_submit(options, job, true); });
-  std::string id;
-  for (int i = 0; i < 500 && id.empty(); ++i) {
-    auto list = client_->Get("/v1/jobs");
-    if (list && list->status == 200) {
-      const JsonValue body = parse_json(list->body);
-      const JsonValue* jobs = body.find("jobs");
-      if (jobs && !jobs->as_array().empty()) id = jobs->as_array().front().find("id")->as_string();
-    }
-    if (id.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  std::thread waiting([&] { rc = client_submit(options(), job, true); });
+  const std::string id = first_job_id();
   ASSERT_FALSE(id.empty());
-  EXPECT_EQ(client_cancel(options, id), 0);
+  EXPECT_EQ(client_cancel(options(), id), 0);
   waiting.join();
   EXPECT_EQ(rc, 130);
 }
@@ -50,27 +66,12 @@ TEST_F(ClientTest, SubmitWaitExitsWith130WhenTheJobIsCancelled) {
 // how to stop the job (a new-user test saw the client die silently).
 TEST_F(ClientTest, InterruptStopsWaitingAndLeavesTheJobQueued) {
   start_api({});
-  const std::string job = (dir_ / "job.json").string();
-  std::ofstream(job) << R"({"database": {"fasta": ")" << kTestData
-                     << R"(/bsa_target_decoy_excerpt.fasta"}, "mzml_paths": [")" << kTestData
-                     << R"(/BSA1_excerpt.mzML"]})";
-  ClientOptions options;
-  options.server = "http://127.0.0.1:" + std::to_string(port_);
+  const std::string job = write_job();
   int rc = -1;
-  std::thread waiting([&] { rc = client_submit(options, job, true); });
-  std::string id;
-  for (int i = 0; i < 500 && id.empty(); ++i) {
-    auto list = client_->Get("/v1/jobs");
-    if (list && list->status == 200) {
-      const JsonValue body = parse_json(list->body);
-      const JsonValue* jobs = body.find("jobs");
-      if (jobs && !jobs->as_array().empty()) id = jobs->as_array().front().find("id")->as_string();
-    }
-    if (id.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  std::thread waiting([&] { rc = client_submit(options(), job, true); });
+  const std::string id = first_job_id();
   ASSERT_FALSE(id.empty());
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the client now waits
-  ::kill(::getpid(), SIGINT);
+  ::kill(::getpid(), SIGINT);  // caught: the client installs its handler before submitting
   waiting.join();
   EXPECT_EQ(rc, 130);
   auto state = client_->Get(("/v1/jobs/" + id).c_str());

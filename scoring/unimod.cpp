@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "scoring/edit_distance.hpp"
+
 namespace ionflow {
 namespace {
 
@@ -42,22 +44,6 @@ std::string_view trim(std::string_view s) {
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && lower(s.substr(0, prefix.size())) == lower(prefix);
-}
-
-// Levenshtein distance (case already folded by the caller).
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
 }
 
 // Parses a whole string as a number ("+15.9949", "-17.0265", "229.162932").

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 
+#include "scoring/edit_distance.hpp"
 #include "service/api_token.hpp"
 #include "service/job_message.hpp"
 #include "service/summary_report.hpp"
@@ -93,22 +94,6 @@ std::string allowed_methods(const std::string& path, bool& method_ok, const std:
   }
   method_ok = true;
   return "";
-}
-
-// Levenshtein distance, for "did you mean" on the few keys of PUT /v1/scorers.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string unknown_key_message(const std::string& key, const std::vector<std::string>& known) {

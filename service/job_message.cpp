@@ -11,6 +11,7 @@
 #include <set>
 #include <system_error>
 
+#include "scoring/edit_distance.hpp"
 #include "scoring/mass.hpp"
 #include "scoring/modification_spec.hpp"
 #include "service/enzyme_rules.hpp"
@@ -110,21 +111,6 @@ std::pair<int, int> get_int_range(const JsonValue& v, const std::string& path, i
                    " (give [lower, upper])");
   }
   return {lo, hi};
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
 }
 
 // Dispatches an object's members to handlers; null members are skipped ("not given", as in

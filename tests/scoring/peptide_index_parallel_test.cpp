@@ -5,26 +5,22 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "io/fasta_reader.hpp"
 #include "scoring/peptide_index.hpp"
+#include "scoring_test_support.hpp"
 
 namespace ionflow {
 namespace {
 
 std::vector<Protein> read_fasta(const std::string& path, const std::string& decoy_tag,
                                 bool suffix) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
   FastaOptions options;
   options.decoy_tag = decoy_tag;
   options.tag_is_suffix = suffix;
-  return parse_fasta(ss.str(), path, options);
+  return parse_fasta(scoring_test::read_file(path), path, options);
 }
 
 const std::vector<Protein>& ecoli() {
@@ -36,15 +32,9 @@ const std::vector<Protein>& ecoli() {
   return proteins;
 }
 
-Modification carbamidomethyl() {
-  return {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true};
-}
-Modification oxidation() {
-  return {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false};
-}
-Modification protein_n_acetyl() {
-  return {"Acetyl", 1, 42.010565, ModificationPosition::kProteinNTerm, "", false};
-}
+using scoring_test::carbamidomethyl;
+using scoring_test::oxidation;
+using scoring_test::protein_n_acetyl;
 
 template <typename T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {

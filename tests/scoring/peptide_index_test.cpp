@@ -20,15 +20,9 @@
 namespace ionflow {
 namespace {
 
-Modification carbamidomethyl() {
-  return {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true};
-}
-Modification oxidation() {
-  return {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false};
-}
-Modification protein_n_acetyl() {
-  return {"Acetyl", 1, 42.010565, ModificationPosition::kProteinNTerm, "", false};
-}
+using scoring_test::carbamidomethyl;
+using scoring_test::oxidation;
+using scoring_test::protein_n_acetyl;
 
 SearchParameters simple_params() {
   SearchParameters p;

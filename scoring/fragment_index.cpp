@@ -34,13 +34,6 @@ int ion_type_count(IonTypes types) {
   return n;
 }
 
-// Theoretical values t with `observed` inside tol.bounds(t): for Da, observed − hi <= t <=
-// observed − lo; for ppm, observed / (1 + hi·1e-6) <= t <= observed / (1 + lo·1e-6).
-std::pair<double, double> theoretical_range(const Tolerance& tol, double observed) {
-  if (tol.unit == Tolerance::Unit::kDa) return {observed - tol.upper, observed - tol.lower};
-  return {observed / (1.0 + tol.upper * 1e-6), observed / (1.0 + tol.lower * 1e-6)};
-}
-
 // Computes the charge-1 fragments of one peptide kept in the index's m/z range, as float.
 class FragmentSource {
  public:
@@ -342,7 +335,7 @@ void precursor_windows(const PeptideIndex& peptides, const SearchParameters& par
   size_t n_raw = 0;
   for (int k : params.isotope_errors) {
     const double observed = query.neutral_mass - k * mass::kC13C12Spacing;
-    const auto [lo, hi] = theoretical_range(params.precursor_tolerance, observed);
+    const auto [lo, hi] = params.precursor_tolerance.theoretical_range(observed);
     const auto [first, last] = peptides.mass_range(lo, hi);
     if (first >= last) continue;
     if (n_raw == 16) throw std::invalid_argument("precursor_windows: more than 16 isotope errors");
@@ -408,7 +401,7 @@ void FragmentSearcher::collect(const FragmentIndex& index, const Query& query, s
     const FragmentEntry* end = begin + bucket.count;
     const FragmentEntry* pos = begin;
     for (size_t i = 0; i < peaks.size(); ++i) {
-      const auto [f_lo, f_hi] = theoretical_range(tol, peaks[i].mz);
+      const auto [f_lo, f_hi] = tol.theoretical_range(peaks[i].mz);
       // Peaks ascend in m/z, so each lower bound is at or after the previous one: gallop from
       // the previous position, then binary-search the last doubling step.
       const size_t remaining = static_cast<size_t>(end - pos);
@@ -519,7 +512,7 @@ FragmentCandidates brute_force_candidates(const PeptideIndex& peptides,
       c.isotope_error = static_cast<int8_t>(w.isotope_error);
       uint32_t matched = 0;
       for (const Peak& peak : query.peaks) {
-        const auto [f_lo, f_hi] = theoretical_range(params.fragment_tolerance, peak.mz);
+        const auto [f_lo, f_hi] = params.fragment_tolerance.theoretical_range(peak.mz);
         auto it = std::lower_bound(mzs.begin(), mzs.end(), f_lo,
                                    [](float f, double mz) { return static_cast<double>(f) < mz; });
         if (it != mzs.end() && static_cast<double>(*it) <= f_hi) {

@@ -110,13 +110,6 @@ size_t upper_index(const std::vector<double>& masses, double mass_da) {
   return std::upper_bound(masses.begin(), masses.end(), mass_da) - masses.begin();
 }
 
-// Theoretical masses m with `observed` inside tolerance.bounds(m): for Da, observed − hi <= m <=
-// observed − lo; for ppm, observed / (1 + hi·1e-6) <= m <= observed / (1 + lo·1e-6).
-std::pair<double, double> theoretical_mass_range(const Tolerance& tol, double observed) {
-  if (tol.unit == Tolerance::Unit::kDa) return {observed - tol.upper, observed - tol.lower};
-  return {observed / (1.0 + tol.upper * 1e-6), observed / (1.0 + tol.lower * 1e-6)};
-}
-
 }  // namespace
 
 struct SpectrumScorer::Impl {
@@ -180,7 +173,7 @@ struct SpectrumScorer::Impl {
     const std::vector<double>& masses = index->masses();
     for (int k : params.isotope_errors) {
       const double observed = query.neutral_mass - k * mass::kC13C12Spacing;
-      auto [lo, hi] = theoretical_mass_range(params.precursor_tolerance, observed);
+      auto [lo, hi] = params.precursor_tolerance.theoretical_range(observed);
       MassWindow w{k, lower_index(masses, lo), upper_index(masses, hi)};
       if (w.first < w.last) windows.push_back(w);
     }

@@ -31,6 +31,15 @@ struct Tolerance {
     auto [lo, hi] = bounds(reference_da);
     return observed_da >= lo && observed_da <= hi;
   }
+  // The inverse of bounds(): the closed interval [lo, hi] (Da, or Th for fragments) of
+  // theoretical values t whose window contains `observed`: for Da, observed − upper <= t <=
+  // observed − lower; for ppm, observed / (1 + upper·1e-6) <= t <= observed / (1 + lower·1e-6).
+  // The precursor windows of the scorer and of the fragment index, and the fragment index's peak
+  // windows, all use it, so they agree to the last bit.
+  std::pair<double, double> theoretical_range(double observed) const {
+    if (unit == Unit::kDa) return {observed - upper, observed - lower};
+    return {observed / (1.0 + upper * 1e-6), observed / (1.0 + lower * 1e-6)};
+  }
 };
 
 }  // namespace ionflow

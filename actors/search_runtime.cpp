@@ -123,11 +123,12 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   return index;
 }
 
-// Target-decoy FDR needs both kinds. With decoys taken from the FASTA (generate_decoys false), a
+// A database the job cannot search meaningfully: no peptide at all, or (target-decoy FDR needs
+// both kinds) no decoys or no targets. With decoys taken from the FASTA (generate_decoys false), a
 // decoy tag that matches no accession made every PSM a target with q = 0 (a new user's job with
 // "DECOY_" against a "rev_" database passed all 133 PSMs at 1% FDR). Throws std::runtime_error
 // naming the file, the tag and an accession.
-void check_target_decoy(const JobSpec& job, const PeptideIndex& index) {
+void check_searchable_database(const JobSpec& job, const PeptideIndex& index) {
   const DatabaseParameters& db = job.search.database;
   if (index.empty()) {
     // Headers without sequences, or settings no peptide satisfies: the job would "succeed"
@@ -343,7 +344,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     std::string cache_status;
     auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr,
                                build_threads, cache_status);
-    check_target_decoy(job, *index);
+    check_searchable_database(job, *index);
     std::string fragment_status;
     auto fragments = build_fragment_prefilter(job, *index, build_threads, stats, fragment_status,
                                               control ? &control->cancel : nullptr);

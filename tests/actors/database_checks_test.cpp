@@ -1,5 +1,5 @@
 // Databases a job cannot search meaningfully fail it up front, naming the FASTA and the reason
-// (actors/search_runtime.cpp, check_target_decoy): found by a new-user test, where they ran to
+// (actors/search_runtime.cpp, check_searchable_database): found by a new-user test, where they ran to
 // "success" with misleading numbers.
 #include <gtest/gtest.h>
 

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "actors/job_results.hpp"
@@ -215,18 +216,17 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
 // The same file twice (perhaps through another path) is searched twice, each spectrum competing
 // with itself for its q-value: a user rarely means that, so say it (benchmarks may mean it).
 void warn_repeated_spectra_files(const JobSpec& job) {
+  std::map<std::filesystem::path, size_t> first_of;  // real path -> first index given
   for (size_t i = 0; i < job.spectra_paths.size(); ++i) {
-    for (size_t k = 0; k < i; ++k) {
-      std::error_code ea, eb;
-      const auto a = std::filesystem::weakly_canonical(job.spectra_paths[k], ea);
-      const auto b = std::filesystem::weakly_canonical(job.spectra_paths[i], eb);
-      if (!ea && !eb && a == b) {
-        spdlog::warn(
-            "job {}: spectra file {} is given twice (also as {}): its spectra are searched "
-            "twice",
-            job.id, job.spectra_paths[i], job.spectra_paths[k]);
-        break;
-      }
+    std::error_code ec;
+    const auto real = std::filesystem::weakly_canonical(job.spectra_paths[i], ec);
+    if (ec) continue;
+    auto [it, inserted] = first_of.emplace(real, i);
+    if (!inserted) {
+      spdlog::warn(
+          "job {}: spectra file {} is given twice (also as {}): its spectra are searched "
+          "twice",
+          job.id, job.spectra_paths[i], job.spectra_paths[it->second]);
     }
   }
 }

@@ -52,11 +52,16 @@ void put_field(TextOutput& out, std::string_view text) {
 void write_tsv(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
   TextOutput text(out);
   text.put(kHeader);
+  // One label per file, worked out once (not once per row).
+  std::vector<std::string_view> labels(context.spectra_paths.size());
+  for (size_t f = 0; f < labels.size(); ++f) {
+    labels[f] = result_format::spectra_file_label(context, static_cast<uint32_t>(f));
+  }
   uint64_t row = 0;
   psms.for_each([&](const Psm& psm) {
     text.put_uint(++row);
     text.put('\t');
-    put_field(text, result_format::spectra_file_label(context, psm.file_index));
+    put_field(text, psm.file_index < labels.size() ? labels[psm.file_index] : std::string_view());
     text.put('\t');
     put_field(text, result_format::native_id_or_index(psm));
     text.put('\t');

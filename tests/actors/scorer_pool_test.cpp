@@ -165,7 +165,10 @@ TEST_F(ScorerPoolTest, ThrowingAndDyingScorersAreRetriedAndReplaced) {
   EXPECT_TRUE(errors.empty()) << errors.front();
   ASSERT_EQ(batches.size(), 20u);
   expect_expected(batches);
-  EXPECT_GE(calls.load(), 139 + 3);
+  // Every query scored once for its result, plus the two failing calls; a retried chunk also
+  // re-scores the queries it had done before the failure, but with three scorers interleaving,
+  // call 5 or 40 can be the first query of its chunk (CI once saw exactly 141).
+  EXPECT_GE(calls.load(), 139 + 2);
   std::vector<caf::actor> after = scorers();
   EXPECT_EQ(after.size(), 3u);  // the dead scorer was replaced
   size_t survivors = 0;

@@ -39,7 +39,8 @@ namespace ionflow {
 
 // 2: peptides stored column-wise (PeptideIndex::masses/records/residues/placed_modifications/
 // occurrences) instead of one record per peptide with its own strings and vectors.
-inline constexpr uint32_t kIndexCacheVersion = 2;
+// 3: PeptideRecord::flags marks the peptides outside the null pool (peptide_index.hpp).
+inline constexpr uint32_t kIndexCacheVersion = 3;
 
 // The cache key (64 hex characters) of a FASTA whose SHA-256 is `fasta_sha256_hex` (as
 // sha256_hex(file bytes) returns it) digested and indexed with `params` and `options`.

@@ -34,6 +34,7 @@
 #include "scoring/mass.hpp"
 #include "scoring/modified_forms.hpp"
 #include "scoring/parallel.hpp"
+#include "scoring/precursor_selection.hpp"
 
 namespace ionflow {
 namespace {
@@ -291,6 +292,7 @@ void PeptideIndex::append(const Peptide& peptide) {
   r.missed_cleavages = peptide.missed_cleavages;
   r.enzymatic_termini = peptide.enzymatic_termini;
   r.decoy = peptide.decoy ? 1 : 0;
+  null_pool_.push_back(static_cast<uint32_t>(records_.size()));
   residues_.append(peptide.sequence);
   placed_.insert(placed_.end(), peptide.modifications.begin(), peptide.modifications.end());
   occurrences_.insert(occurrences_.end(), peptide.occurrences.begin(), peptide.occurrences.end());
@@ -324,7 +326,9 @@ void PeptideIndex::assign_columns(std::vector<double> masses, std::vector<Peptid
     if (uint64_t{r.occurrences} + r.occurrence_count > occurrences.size()) {
       fail("has occurrences outside the buffer");
     }
-    if (r.decoy > 1 || r.enzymatic_termini > 2) fail("has invalid flags");
+    if (r.decoy > 1 || r.enzymatic_termini > 2 || (r.flags & ~kOutsideNullPool) != 0) {
+      fail("has invalid flags");
+    }
     for (uint32_t m = 0; m < r.modification_count; ++m) {
       const PlacedModification& pm = placed[r.modifications + m];
       if (pm.modification >= modifications.size() || pm.position < -1 || pm.position > r.length) {
@@ -352,12 +356,49 @@ void PeptideIndex::adopt_built_columns(std::vector<double> masses,
   residues_ = std::move(residues);
   placed_ = std::move(placed);
   occurrences_ = std::move(occurrences);
+  null_pool_.clear();
+  for (size_t i = 0; i < records_.size(); ++i) {
+    if ((records_[i].flags & kOutsideNullPool) == 0) null_pool_.push_back(static_cast<uint32_t>(i));
+  }
+  null_pool_.shrink_to_fit();
 }
 
-std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> proteins,
-                                                        const SearchParameters& params,
-                                                        const std::atomic<bool>* cancel,
-                                                        PeptideIndexLimits limits) {
+uint32_t null_pool_stride(uint64_t occurrences) {
+  uint32_t stride = 1;
+  while (stride < (uint32_t{1} << 30) && occurrences / kNullPoolMinOccurrences >= 2 * stride) {
+    stride *= 2;
+  }
+  return stride;
+}
+
+struct DigestedDatabase::Impl {
+  SearchParameters params;
+  std::vector<Protein> proteins;                // generated decoys appended
+  std::vector<std::vector<Record>> slices;      // one per digesting thread
+  std::vector<std::vector<double>> base_mass;   // per slice and record (when selectable)
+  std::vector<std::vector<uint64_t>> eligible;  // per slice and record (when selectable)
+  uint64_t occurrences = 0;
+  FormMassShifts shifts;
+
+  explicit Impl(const SearchParameters& p) : params(p), shifts(p.database) {}
+};
+
+DigestedDatabase::DigestedDatabase(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+DigestedDatabase::DigestedDatabase(DigestedDatabase&&) noexcept = default;
+DigestedDatabase& DigestedDatabase::operator=(DigestedDatabase&&) noexcept = default;
+DigestedDatabase::~DigestedDatabase() = default;
+uint64_t DigestedDatabase::occurrences() const {
+  return impl_->occurrences;
+}
+size_t DigestedDatabase::proteins() const {
+  return impl_->proteins.size();
+}
+bool DigestedDatabase::selectable() const {
+  return impl_->shifts.supported();
+}
+
+DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchParameters& params,
+                                 const std::atomic<bool>* cancel, PeptideIndexLimits limits) {
   auto check_cancel = [cancel](size_t step) {
     if (cancel != nullptr && (step & 1023) == 0 && cancel->load(std::memory_order_relaxed)) {
       throw BuildCancelled();
@@ -366,10 +407,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
   const DatabaseParameters& db = params.database;
   validate(db);
   const Enzyme enzyme(db.enzyme);
-  const ModificationPlacer placer(db.fixed_modifications, db.variable_modifications,
-                                  db.max_variable_modifications);
-  auto index = std::make_shared<PeptideIndex>();
-  index->modifications = placer.modifications();
+  auto impl = std::make_unique<DigestedDatabase::Impl>(params);
 
   // Decoy proteins go after the input proteins.
   const size_t input_count = proteins.size();
@@ -390,14 +428,21 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
   if (proteins.size() > UINT32_MAX) throw std::invalid_argument("too many proteins");
 
   const int threads = std::max(1, limits.threads);
+  const bool selectable = impl->shifts.supported();
+  const FormMassShifts& shifts = impl->shifts;
 
   // 1. Digest into records, one slice of the proteins per thread (the sort below makes the
-  // order of the slices irrelevant).
+  // order of the slices irrelevant). With a selectable database, each record's base mass and
+  // modification sites for the precursor selection (the same for a reversed peptide).
   const DigestOptions options = digest_options_from(db);
   const Residues residues(proteins);
-  std::vector<std::vector<Record>> slice_records(static_cast<size_t>(threads));
+  impl->slices.resize(static_cast<size_t>(threads));
+  impl->base_mass.resize(static_cast<size_t>(threads));
+  impl->eligible.resize(static_cast<size_t>(threads));
   parallel_slices(threads, proteins.size(), [&](size_t slice, size_t first, size_t last) {
-    std::vector<Record>& records = slice_records[slice];
+    std::vector<Record>& records = impl->slices[slice];
+    std::vector<double>& base_mass = impl->base_mass[slice];
+    std::vector<uint64_t>& eligible = impl->eligible[slice];
     std::vector<DigestedPeptide> digested;
     auto add = [&](uint32_t source, uint32_t protein, const DigestedPeptide& d, uint8_t flags) {
       Record r;
@@ -422,17 +467,95 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
       digest(protein.sequence, enzyme, options, digested);
       const auto p = static_cast<uint32_t>(i);
       for (const auto& d : digested) {
+        const bool reversed_too =
+            db.decoy_generation == DecoyGeneration::kReversePeptide && !protein.is_decoy;
         add(p, p, d, protein.is_decoy ? kDecoy : 0);
-        if (db.decoy_generation == DecoyGeneration::kReversePeptide && !protein.is_decoy) {
-          add(p, decoy_of[i], d, kDecoy | kReversed);
+        if (reversed_too) add(p, decoy_of[i], d, kDecoy | kReversed);
+        if (selectable) {
+          uint64_t sites = 0;
+          const double m =
+              shifts.base_mass(std::string_view(protein.sequence).substr(d.start, d.length), sites);
+          for (int copies = reversed_too ? 2 : 1; copies > 0; --copies) {
+            base_mass.push_back(m);
+            eligible.push_back(sites);
+          }
         }
       }
     }
   });
+  for (const auto& slice : impl->slices) impl->occurrences += slice.size();
+  impl->proteins = std::move(proteins);
+  return DigestedDatabase(std::move(impl));
+}
+
+std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> proteins,
+                                                        const SearchParameters& params,
+                                                        const std::atomic<bool>* cancel,
+                                                        PeptideIndexLimits limits) {
+  return build_peptide_index(digest_database(std::move(proteins), params, cancel, limits), nullptr,
+                             cancel, limits);
+}
+
+std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digested,
+                                                        const PrecursorSelection* selection,
+                                                        const std::atomic<bool>* cancel,
+                                                        PeptideIndexLimits limits) {
+  auto check_cancel = [cancel](size_t step) {
+    if (cancel != nullptr && (step & 1023) == 0 && cancel->load(std::memory_order_relaxed)) {
+      throw BuildCancelled();
+    }
+  };
+  DigestedDatabase::Impl& im = *digested.impl_;
+  const SearchParameters& params = im.params;
+  const DatabaseParameters& db = params.database;
+  const ModificationPlacer placer(db.fixed_modifications, db.variable_modifications,
+                                  db.max_variable_modifications);
+  auto index = std::make_shared<PeptideIndex>();
+  index->modifications = placer.modifications();
+  const int threads = std::max(1, limits.threads);
+  std::vector<Protein>& proteins = im.proteins;
+  const Residues residues(proteins);
+
+  // The null pool (peptide_index.hpp): decided by key8 and length, so by the sequence (I = L).
+  const uint32_t stride = null_pool_stride(im.occurrences);
+  auto in_null_pool = [stride](const Record& r) {
+    uint64_t h = r.key8 ^ (uint64_t{r.length} * 0x9e3779b97f4a7c15ull);
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;  // splitmix64's finalizer
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    return (h & (stride - 1)) == 0;
+  };
+  // With a selection, keep only the records whose sequence has a form the selection contains,
+  // or is in the null pool. Both tests depend only on the sequence (I = L), so a sequence's
+  // records are kept or dropped together.
+  if (selection != nullptr && digested.selectable()) {
+    const FormMassShifts& shifts = im.shifts;
+    parallel_slices(threads, im.slices.size(), [&](size_t, size_t first, size_t last) {
+      for (size_t s = first; s < last; ++s) {
+        std::vector<Record>& records = im.slices[s];
+        const std::vector<double>& base = im.base_mass[s];
+        const std::vector<uint64_t>& sites = im.eligible[s];
+        size_t kept = 0;
+        for (size_t i = 0; i < records.size(); ++i) {
+          check_cancel(i);
+          const double m = base[i];
+          if (in_null_pool(records[i]) || shifts.any_shift(sites[i], [&](double shift) {
+                return selection->contains(m + shift);
+              })) {
+            records[kept++] = records[i];
+          }
+        }
+        records.resize(kept);
+      }
+    });
+  }
+  std::vector<std::vector<double>>().swap(im.base_mass);
+  std::vector<std::vector<uint64_t>>().swap(im.eligible);
+
   // 2. Sort: sequence (I = L), targets first, then protein and start — a total order on
   // distinct occurrences, so the result does not depend on the thread count.
   std::vector<Record> records =
-      sort_records(slice_records, threads, [&](const Record& a, const Record& b) {
+      sort_records(im.slices, threads, [&](const Record& a, const Record& b) {
         const int c = residues.compare(a, b);
         if (c != 0) return c < 0;
         const int da = a.flags & kDecoy, dbf = b.flags & kDecoy;
@@ -669,6 +792,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
         });
         peptide.occurrence_count = static_cast<uint32_t>(at.occurrences - peptide.occurrences);
         peptide.decoy = (records[begin].flags & kDecoy) != 0 ? 1 : 0;
+        peptide.flags = in_null_pool(records[begin]) ? 0 : kOutsideNullPool;
         peptide.missed_cleavages = missed;
         peptide.enzymatic_termini = termini;
         masses[at.peptides] = form.mass_da;

@@ -40,9 +40,14 @@ struct PeptideRecord {
   uint16_t modification_count = 0;
   uint8_t missed_cleavages = 0;
   uint8_t enzymatic_termini = 2;
-  uint8_t decoy = 0;     // 0 or 1
-  uint8_t reserved = 0;  // 0
+  uint8_t decoy = 0;  // 0 or 1
+  uint8_t flags = 0;  // kOutsideNullPool, or 0
 };
+
+// PeptideRecord::flags: the peptide is not one of the null sample's peptides (the scorer's null
+// distribution of a narrow-window search draws only on peptides without it; see
+// null_pool_stride). Hand-built indexes leave it clear: every peptide is in the null pool.
+inline constexpr uint8_t kOutsideNullPool = 1;
 static_assert(sizeof(PeptideRecord) == 24);
 
 class PeptideIndex {
@@ -87,6 +92,9 @@ class PeptideIndex {
   const std::string& residues() const { return residues_; }
   const std::vector<PlacedModification>& placed_modifications() const { return placed_; }
   const std::vector<PeptideOccurrence>& occurrences() const { return occurrences_; }
+  // Ids of the peptides in the null pool (without kOutsideNullPool), ascending (so in mass
+  // order); derived from the records, not stored.
+  const std::vector<uint32_t>& null_pool() const { return null_pool_; }
 
   // Replaces the peptide columns. Validates them against each other and against `proteins` and
   // `modifications` (set those first): sizes match, masses ascending, every offset range inside
@@ -107,6 +115,7 @@ class PeptideIndex {
   std::string residues_;
   std::vector<PlacedModification> placed_;
   std::vector<PeptideOccurrence> occurrences_;
+  std::vector<uint32_t> null_pool_;
 };
 
 // Thrown by build_peptide_index when its cancel flag is set; the build stops within a few
@@ -136,6 +145,65 @@ struct PeptideIndexLimits {
 // groups; once it is true the build throws BuildCancelled.
 // Throws std::invalid_argument for impossible parameters (unknown enzyme, min > max), and
 // std::length_error when a peptide buffer would pass 2^32 entries.
+// The null pool: build_peptide_index marks every peptide outside it kOutsideNullPool. A sequence
+// is in the pool when a hash of its first eight residues (I as L) and its length is 0 modulo
+// null_pool_stride(occurrences) — a deterministic 1-in-stride sample of the sequences, the same in
+// a full and in a selected build — where `occurrences` counts the digested peptide occurrences
+// (DigestedDatabase::occurrences()). The stride is the largest power of two with at least
+// kNullPoolMinOccurrences occurrences per pool slot, at least 1: databases of fewer than 2 x 16,384
+// occurrences keep every peptide in the pool (the BSA example database, 1.19 M occurrences, has
+// stride 64; the human-size scale database, 3.40 M, 128).
+inline constexpr uint64_t kNullPoolMinOccurrences = 16384;
+uint32_t null_pool_stride(uint64_t occurrences);
+
+class PrecursorSelection;  // precursor_selection.hpp
+
+// The database digested, before any query is known: the proteins (with generated decoys) and
+// one record per peptide occurrence (24 bytes) with its base mass and modification sites (16
+// bytes). Made by digest_database, consumed by build_peptide_index; move-only.
+class DigestedDatabase {
+ public:
+  struct Impl;
+  explicit DigestedDatabase(std::unique_ptr<Impl> impl);
+  DigestedDatabase(DigestedDatabase&&) noexcept;
+  DigestedDatabase& operator=(DigestedDatabase&&) noexcept;
+  ~DigestedDatabase();
+
+  // Digested peptide occurrences (targets and decoys, before merging identical sequences).
+  uint64_t occurrences() const;
+  // Proteins, generated decoys included.
+  size_t proteins() const;
+  // True if build_peptide_index can take a PrecursorSelection with these modifications
+  // (FormMassShifts::supported()); a selection is ignored otherwise.
+  bool selectable() const;
+
+ private:
+  friend std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase,
+                                                                 const PrecursorSelection*,
+                                                                 const std::atomic<bool>*,
+                                                                 PeptideIndexLimits);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Step 1 of build_peptide_index: digests `proteins` (adding decoys as configured) on
+// limits.threads threads. It does not depend on any query, so a job runs it while its spectra
+// are read. Throws as build_peptide_index; BuildCancelled when `cancel` is set.
+DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchParameters& params,
+                                 const std::atomic<bool>* cancel = nullptr,
+                                 PeptideIndexLimits limits = {});
+
+// The rest of the build (merging, modifications, mass order) on the digested peptides — all of
+// them, or with `selection` (may be null; ignored unless digested.selectable()) only the
+// sequences that have a form inside the selection (precursor_selection.hpp) or are in the null
+// pool. A selected index holds, for every mass the selection contains, exactly the peptides the
+// full index holds there, in the same order; it is much smaller when the windows are narrow.
+// Throws as below.
+std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digested,
+                                                        const PrecursorSelection* selection,
+                                                        const std::atomic<bool>* cancel = nullptr,
+                                                        PeptideIndexLimits limits = {});
+
+// digest_database then build_peptide_index without a selection: every peptide of the database.
 std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> proteins,
                                                         const SearchParameters& params,
                                                         const std::atomic<bool>* cancel = nullptr,

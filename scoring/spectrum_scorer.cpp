@@ -17,17 +17,21 @@
 //    Null peptides are collected first and scored in one pass that prefetches each peptide's
 //    residues and modifications (PeptideIndex's shared buffers) a few peptides ahead. Output is
 //    bit-identical to the plain loop.
-// 3. Null distribution: the candidates plus, while fewer than kNullPeptides = 800 peptides are
-//    scored (a 10 ppm window always gives fewer), the index peptides nearest in neutral mass
-//    outside the window — as Comet fills a sparse XCorr histogram with decoy scores (Eng et al.
-//    2013, Proteomics 13:22). For each spectrum:
+// 3. Null distribution: the candidates plus, while fewer than kNearestNullPeptides = 400 peptides
+//    are scored (a 10 ppm window always gives fewer), the null-pool peptides (PeptideIndex::
+//    null_pool(): a fixed 1-in-stride sample of the database's sequences, peptide_index.hpp)
+//    nearest in neutral mass outside the windows — as Comet fills a sparse XCorr histogram with
+//    decoy scores (Eng et al. 2013, Proteomics 13:22). A sample rather than every peptide, so
+//    that a narrow search indexes only its windows' peptides and the pool
+//    (precursor_selection.hpp); on the BSA example database the 400 span about ±15 Da.
+//    For each spectrum:
 //      p_hs(s), p_xc(s)  survival fits (evalue.hpp) of the hyperscores and of the XCorrs of all
 //                        scored peptides, each leaving out its single best value;
 //      combined          c = −log10 p_hs(hyperscore) − log10 p_xc(XCorr)  (Fisher-style sum of
 //                        the two log p-values; a candidate with no matched fragment gets 0 for
 //                        the hyperscore part);
 //      E-value           a third survival fit over c of all scored peptides (best left out):
-//                        Psm::evalue = E_fit(c) = expected number of the ~800 scored peptides
+//                        Psm::evalue = E_fit(c) = expected number of the ~400 scored peptides
 //                        with a combined statistic >= c (Comet's E-value definition on a
 //                        histogram of fixed size). When a fit fails, the empirical count
 //                        (#null >= c + 1)/(N + 1) · N is used.
@@ -40,15 +44,22 @@
 // Measured (perf/tool_core_search, demo settings, target PSMs at 1% FDR before rescoring):
 //   −log10 E of hyperscore alone 46/47/35 on BSA1/2/3, of XCorr alone 68/29/24, combined
 //   60/48/34; Ecoli 86, 80, 88 (with 1000 null peptides).
-// Null size (perf/tool_core_search, PSMs at 1% FDR after rescoring, BSA1/BSA2/BSA3/Ecoli, and
-// the first 20,000 queries of the scale set against the 4.50 M-peptide human-size database;
-// scorer thread-CPU queries/s on the loaded shared 2-core machine, ±10%):
+// Null size, with the nearest peptides of the whole index (perf/tool_core_search, PSMs at 1% FDR
+// after rescoring, BSA1/BSA2/BSA3/Ecoli, and the first 20,000 queries of the scale set against
+// the 4.50 M-peptide human-size database; scorer thread-CPU queries/s on the loaded shared 2-core
+// machine, ±10%):
 //   1000: 63/48/43/88, scale 951 PSMs, ~3,000-3,200 q/s per core on the scale slice
 //    800: 62/49/40/88, scale 937 PSMs, ~4,100 q/s per core
 //    700: 64/45/40/89, scale 905;  500: 62/-/-/87;  300: 57/-/-/84.
-// The cost per query is linear in the null size (on the human-size index the windows hold 254
-// candidates on average, so ~70% of the scored peptides are null peptides); 800 is chosen to
-// reach ~3,000 queries/s per core, the scale target (683,905 queries in 120 s on 2 cores).
+// With the null pool (whole jobs, `ionflow search`, own spectrum q <= 1%; BSA1/2/3/Ecoli, and the
+// 100,000-query scale set with its scorer queries/s per core), pool of >= 16,384 occurrences per
+// slot unless noted:
+//    800 (pool >= 65,536): 62/45/38/86, scale 5,175 PSMs, 4,064 q/s
+//    400 (pool >= 65,536): 63/45/38/86, scale 4,962 PSMs, 7,992 q/s
+//    400:                  62/43/36/87, scale 4,917 PSMs, 7,806 q/s
+//    200 (pool >= 65,536): 63/48/33/83, scale 4,487 PSMs, 10,577 q/s
+// The cost per query is linear in the null size; 400 halves it for ~4% fewer PSMs on the scale
+// set and none on the examples. The open-search null (below) keeps kNullPeptides = 800.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -69,7 +80,9 @@ namespace ionflow {
 namespace {
 
 // Peptides scored per query for the null distribution (candidates included); see the measured
-// trade-off above.
+// trade-off above: narrow windows (nearest null-pool peptides), and the sampled null of wide
+// windows with the fragment prefilter.
+constexpr size_t kNearestNullPeptides = 400;
 constexpr size_t kNullPeptides = 800;
 
 // Most intense prepared peaks the hyperscore matches against: X!Tandem's default
@@ -187,24 +200,30 @@ struct SpectrumScorer::Impl {
   }
 
   // Appends to `nulls` the peptides nearest to the query mass outside the windows (ids only,
-  // unscored), until candidates + nulls reach kNullPeptides.
+  // unscored), until candidates + nulls reach kNearestNullPeptides.
   void collect_null(const Query& query) {
     const std::vector<double>& masses = index->masses();
+    const std::vector<uint32_t>& pool = index->null_pool();
     nulls.clear();
-    if (candidates.size() >= kNullPeptides || masses.empty()) return;
-    const size_t wanted = kNullPeptides - candidates.size();
-    size_t right = lower_index(masses, query.neutral_mass);
+    if (candidates.size() >= kNearestNullPeptides || pool.empty()) return;
+    const size_t wanted = kNearestNullPeptides - candidates.size();
+    // Positions in `pool`: the first peptide at or above the query mass, and its left neighbour.
+    size_t right =
+        std::partition_point(pool.begin(), pool.end(),
+                             [&](uint32_t id) { return masses[id] < query.neutral_mass; }) -
+        pool.begin();
     size_t left = right;  // next to take on the left is left - 1
-    while (nulls.size() < wanted && (left > 0 || right < masses.size())) {
+    while (nulls.size() < wanted && (left > 0 || right < pool.size())) {
       bool take_left;
       if (left == 0) {
         take_left = false;
-      } else if (right >= masses.size()) {
+      } else if (right >= pool.size()) {
         take_left = true;
       } else {
-        take_left = query.neutral_mass - masses[left - 1] < masses[right] - query.neutral_mass;
+        take_left =
+            query.neutral_mass - masses[pool[left - 1]] < masses[pool[right]] - query.neutral_mass;
       }
-      const size_t i = take_left ? --left : right++;
+      const size_t i = pool[take_left ? --left : right++];
       if (in_windows(i)) continue;
       Candidate c;
       c.peptide = static_cast<uint32_t>(i);

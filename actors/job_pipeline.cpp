@@ -335,6 +335,7 @@ struct SorterState {
   JobPtr ctx;
   caf::actor splitter, writer, coordinator;
   std::unique_ptr<SortedRuns> runs;
+  std::vector<double> neutral_masses_da;  // of every query, for the coordinator (QueryMasses)
   bool finished = false;
   bool reported = false;
   bool failed = false;
@@ -366,7 +367,10 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         if (st.failed || st.finished) return 0;
         BusyTimer timer;
         try {
-          for (Query& q : batch.queries) st.runs->add(std::move(q));
+          for (Query& q : batch.queries) {
+            st.neutral_masses_da.push_back(q.neutral_mass);
+            st.runs->add(std::move(q));
+          }
         } catch (const std::exception& e) {
           sorter_fail(self, e);
         }
@@ -390,6 +394,7 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         uint64_t total = st.runs->stats().queries;
         // The stage moves on in the splitter, which also knows whether the index is built.
         st.ctx->update_progress([total](JobProgress& p) { p.queries = total; }, true);
+        self->send(st.coordinator, QueryMasses{st.ctx->key, std::move(st.neutral_masses_da)});
         self->send(st.splitter, SortedReady{st.ctx->key, total});
       },
       [self](NextQueries& request) -> QueryBatch {
@@ -644,6 +649,7 @@ void writer_finish(WriterActor* self) {
     summary.peptides_in_index = r.peptides_in_index;
     summary.index_cache = r.index_cache;
     summary.fragment_index = r.fragment_index;
+    summary.index_scope = r.index_scope;
     summary.stages = r.stages;
     st.stats.items += summary.psms;
     st.stats.bytes += psms.spill().bytes_written();

@@ -215,6 +215,9 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   if (!s.fragment_index.empty()) {
     j << "    \"fragment_index\": " << json_quote(s.fragment_index) << ",\n";
   }
+  if (!s.index_scope.empty()) {
+    j << "    \"index_scope\": " << json_quote(s.index_scope) << ",\n";
+  }
   j << "    \"wall_seconds\": " << num(s.wall_seconds) << ",\n";
   j << "    \"peak_rss_bytes\": " << s.peak_rss_bytes << ",\n";
   j << "    \"stages\": {";

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "actors/job_results.hpp"
@@ -27,6 +28,7 @@
 #include "messages/registration.hpp"
 #include "scoring/fragment_index.hpp"
 #include "scoring/peptide_index.hpp"
+#include "scoring/precursor_selection.hpp"
 #include "scoring/search.hpp"
 
 namespace ionflow {
@@ -42,16 +44,41 @@ int usable_cores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// The error for running out of memory while building the peptide index.
+std::runtime_error out_of_memory_building(const JobSpec& job, size_t protein_count) {
+  return std::runtime_error(
+      "out of memory while building the peptide index (" + std::to_string(protein_count) +
+      " proteins from " + job.fasta_path + ", max_variable_mods " +
+      std::to_string(job.search.database.max_variable_modifications) + " with " +
+      std::to_string(job.search.database.variable_modifications.size()) +
+      " variable modifications); lower database.max_variable_mods, remove variable "
+      "modifications or search a smaller database");
+}
+
+// The database of a job: its peptide index, or, for a narrow-window search, the digested
+// database whose index is built once the queries' masses are known (select_peptides).
+struct LoadedDatabase {
+  std::shared_ptr<const PeptideIndex> index;  // built (cache hit, or the whole database)
+  std::optional<DigestedDatabase> digested;   // else: to build from with a PrecursorSelection
+};
+
+// A narrow-window search indexes only the peptides its queries' windows reach, plus the null
+// pool (scoring/precursor_selection.hpp): without an index cache (which keeps whole indexes),
+// without the fragment-ion prefilter (which needs every window peptide) and with modifications
+// FormMassShifts models.
+bool selects_peptides(const JobSpec& job) {
+  return job.index_cache_directory.empty() && !wide_precursor_window(job.search);
+}
+
 // Reads the FASTA file sequentially (decompressing gzip/zstd), checksums the bytes on disk,
-// parses it and builds the peptide index on `build_threads` threads. With
-// job.index_cache_directory set, an intact cached index of the same FASTA checksum and
-// digestion settings is loaded instead (io/index_cache.hpp), and a freshly built one is saved
-// there (a failure to save is reported in `cache_status`, never fails the job). Throws
-// (ParseError, std::runtime_error, ...).
-std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::string& sha256_hex,
-                                                  StageStats& stats,
-                                                  const std::atomic<bool>* cancel,
-                                                  int build_threads, std::string& cache_status) {
+// parses it and digests it on `build_threads` threads; builds the whole peptide index unless
+// selects_peptides(job). With job.index_cache_directory set, an intact cached index of the same
+// FASTA checksum and digestion settings is loaded instead (io/index_cache.hpp), and a freshly
+// built one is saved there (a failure to save is reported in `cache_status`, never fails the
+// job). Throws (ParseError, std::runtime_error, ...).
+LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageStats& stats,
+                             const std::atomic<bool>* cancel, int build_threads,
+                             std::string& cache_status) {
   BusyTimer timer;
   std::ifstream in(job.fasta_path, std::ios::binary);
   if (!in) throw std::runtime_error(job.fasta_path + ": cannot open protein database");
@@ -81,7 +108,7 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
       cache_status = "hit " + cache_file;
       stats.items = cached.peptides->size();
       stats.busy_seconds = timer.seconds();
-      return cached.peptides;
+      return {cached.peptides, std::nullopt};
     }
     miss_reason = cached.miss_reason;
   }
@@ -96,31 +123,62 @@ std::shared_ptr<const PeptideIndex> load_database(const JobSpec& job, std::strin
   }
   if (cancel != nullptr && cancel->load()) throw BuildCancelled();
   const size_t protein_count = proteins.size();
-  std::shared_ptr<const PeptideIndex> index;
+  LoadedDatabase loaded;
   try {
     PeptideIndexLimits limits;
     limits.threads = build_threads;
-    index = build_peptide_index(std::move(proteins), job.search, cancel, limits);
+    DigestedDatabase digested = digest_database(std::move(proteins), job.search, cancel, limits);
+    if (selects_peptides(job) && digested.selectable()) {
+      loaded.digested.emplace(std::move(digested));
+    } else {
+      loaded.index = build_peptide_index(std::move(digested), nullptr, cancel, limits);
+    }
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error(
-        "out of memory while building the peptide index (" + std::to_string(protein_count) +
-        " proteins from " + job.fasta_path + ", max_variable_mods " +
-        std::to_string(job.search.database.max_variable_modifications) + " with " +
-        std::to_string(job.search.database.variable_modifications.size()) +
-        " variable modifications); lower database.max_variable_mods, remove variable "
-        "modifications or search a smaller database");
+    throw out_of_memory_building(job, protein_count);
   }
-  if (!cache_file.empty()) {
+  if (loaded.index && !cache_file.empty()) {
     try {
       std::filesystem::create_directories(job.index_cache_directory);
-      save_index_cache(cache_file, cache_key, *index, nullptr);
+      save_index_cache(cache_file, cache_key, *loaded.index, nullptr);
       cache_status = "miss (" + miss_reason + "), saved " + cache_file;
     } catch (const std::exception& e) {
       cache_status = "miss (" + miss_reason + "), not saved: " + e.what();
     }
   }
-  stats.items = index->size();
+  stats.items = loaded.index ? loaded.index->size() : 0;
   stats.busy_seconds = timer.seconds();
+  return loaded;
+}
+
+// The index of a narrow-window search: only the peptides the queries' precursor windows reach
+// (each query's candidates are exactly the whole index's) and the null pool. Adds its time to
+// `stats` and says what it kept in `scope` (JobSummary::index_scope). Throws as
+// build_peptide_index.
+std::shared_ptr<const PeptideIndex> select_peptides(const JobSpec& job, DigestedDatabase digested,
+                                                    const std::vector<double>& query_masses_da,
+                                                    int build_threads, StageStats& stats,
+                                                    std::string& scope,
+                                                    const std::atomic<bool>* cancel) {
+  BusyTimer timer;
+  const uint64_t occurrences = digested.occurrences();
+  const size_t protein_count = digested.proteins();
+  const PrecursorSelection selection(query_masses_da, job.search,
+                                     job.search.database.peptide_max_mass_da + 1.0);
+  PeptideIndexLimits limits;
+  limits.threads = build_threads;
+  std::shared_ptr<const PeptideIndex> index;
+  try {
+    index = build_peptide_index(std::move(digested), &selection, cancel, limits);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_building(job, protein_count);
+  }
+  stats.busy_seconds += timer.seconds();
+  stats.items = index->size();
+  scope = fmt::format(
+      "selected: the peptides within the {} queries' precursor windows ({:.2f}% of the mass "
+      "range) and the null sample (1 in {} sequences) of {} digested peptides",
+      query_masses_da.size(), 100.0 * selection.covered_fraction(), null_pool_stride(occurrences),
+      occurrences);
   return index;
 }
 
@@ -332,25 +390,25 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   std::string error;
   size_t downs = 0;
 
-  // The database is built here while the actors read, parse and sort the spectra.
-  try {
-    StageReport database;
-    database.job = key;
-    database.from = "database";
-    std::string fasta_sha;
-    StageStats stats;
-    // The build is compute: it may use every licensed core (the scorers wait for it anyway).
-    const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));
-    std::string cache_status;
-    auto index = load_database(job, fasta_sha, stats, control ? &control->cancel : nullptr,
-                               build_threads, cache_status);
+  // The database is read and digested here while the actors read, parse and sort the spectra.
+  // A narrow-window search builds its index when the sorter sends every query's mass
+  // (QueryMasses, below); any other builds it at once. Chunks wait for IndexReady.
+  const std::atomic<bool>* cancel_flag = control ? &control->cancel : nullptr;
+  // The build is compute: it may use every licensed core (the scorers wait for it anyway).
+  const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));
+  std::string fasta_sha, cache_status;
+  StageStats database_stats;
+  std::optional<DigestedDatabase> pending;  // digested, waiting for the queries' masses
+  auto publish_index = [&](std::shared_ptr<const PeptideIndex> index, const std::string& scope) {
+    StageStats& stats = database_stats;
+    const double busy_before = stats.busy_seconds;
     check_searchable_database(job, *index);
     std::string fragment_status;
-    auto fragments = build_fragment_prefilter(job, *index, build_threads, stats, fragment_status,
-                                              control ? &control->cancel : nullptr);
+    auto fragments =
+        build_fragment_prefilter(job, *index, build_threads, stats, fragment_status, cancel_flag);
     {
       const double end = ctx->elapsed_seconds();
-      note_active(stats, end - stats.busy_seconds, end);
+      note_active(stats, end - (stats.busy_seconds - busy_before), end);
     }
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
@@ -366,13 +424,30 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
           registry->remove(key);
           if (auto p = caf::actor_cast<caf::actor>(pool)) caf::anon_send(p, ForgetJob{key});
         });
+    StageReport database;
+    database.job = key;
+    database.from = "database";
     database.stages["database"] = stats;
     database.input_sha256[job.fasta_path] = fasta_sha;
     database.peptides_in_index = index->size();
     database.index_cache = cache_status;
     database.fragment_index = fragment_status;
+    database.index_scope = scope;
     self->send(actors.writer, std::move(database));
     self->send(actors.splitter, IndexReady{key, index->size(), stats});
+  };
+  try {
+    LoadedDatabase loaded =
+        load_database(job, fasta_sha, database_stats, cancel_flag, build_threads, cache_status);
+    {
+      const double end = ctx->elapsed_seconds();
+      note_active(database_stats, end - database_stats.busy_seconds, end);
+    }
+    if (loaded.index) {
+      publish_index(std::move(loaded.index), "");
+    } else {
+      pending.emplace(std::move(*loaded.digested));
+    }
   } catch (const BuildCancelled&) {
     cancelled = true;
   } catch (const std::exception& e) {
@@ -391,6 +466,23 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
             cancelled = true;
           } else {
             error = f.message;
+          }
+        },
+        [&](QueryMasses& masses) {
+          if (masses.job != key || !pending) return;
+          try {
+            const double busy_before = database_stats.busy_seconds;
+            std::string scope;
+            auto index = select_peptides(job, std::move(*pending), masses.neutral_masses_da,
+                                         build_threads, database_stats, scope, cancel_flag);
+            pending.reset();
+            const double end = ctx->elapsed_seconds();
+            note_active(database_stats, end - (database_stats.busy_seconds - busy_before), end);
+            publish_index(std::move(index), scope);
+          } catch (const BuildCancelled&) {
+            cancelled = true;
+          } catch (const std::exception& e) {
+            error = e.what();
           }
         },
         [&](caf::down_msg& down) {

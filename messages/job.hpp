@@ -69,6 +69,9 @@ struct JobSummary {
   // "" (narrow windows: none built), or for an open search what the scorers' fragment-ion
   // prefilter used, e.g. "37398159 entries (285 MB), built in 1.30 s", or why it was skipped.
   std::string fragment_index;
+  // "" (the whole database is indexed), or for a narrow-window search what its index holds: the
+  // peptides its queries' precursor windows reach and the null sample (actors/search_runtime.cpp).
+  std::string index_scope;
   double wall_seconds = 0.0;
   uint64_t peak_rss_bytes = 0;
   std::map<std::string, StageStats> stages;         // "reader", "parser", "sorter", ...

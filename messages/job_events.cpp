@@ -23,6 +23,7 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
   into.peptides_in_index += from.peptides_in_index;
   if (!from.index_cache.empty()) into.index_cache = from.index_cache;
   if (!from.fragment_index.empty()) into.fragment_index = from.fragment_index;
+  if (!from.index_scope.empty()) into.index_scope = from.index_scope;
 }
 
 void note_active(StageStats& s, double start_seconds, double end_seconds) {

@@ -32,6 +32,7 @@ struct StageReport {
   uint64_t peptides_in_index = 0;
   std::string index_cache;     // see JobSummary::index_cache
   std::string fragment_index;  // see JobSummary::fragment_index
+  std::string index_scope;     // see JobSummary::index_scope
 };
 
 struct IndexReady {

@@ -4,6 +4,9 @@
 //   InputDone    reader -> parser (reply: StageReport of that parser) and reader -> sorter:
 //                no more queries will arrive.
 //   SortedReady  sorter -> splitter: all queries are sorted; `queries` is the total.
+//   QueryMasses  sorter -> coordinator, with SortedReady: every query's neutral mass (Da), for a
+//                peptide index of only the peptides the precursor windows reach
+//                (scoring/precursor_selection.hpp).
 //   NextQueries  splitter -> sorter: request for the next `max_count` queries in order; the
 //                reply holds fewer only at the end (an empty batch means exhausted).
 // Plain value types; CAF inspectors in messages/registration.hpp.
@@ -28,6 +31,11 @@ struct InputDone {
 struct SortedReady {
   uint64_t job = 0;
   uint64_t queries = 0;
+};
+
+struct QueryMasses {
+  uint64_t job = 0;
+  std::vector<double> neutral_masses_da;  // one per query, in arrival order
 };
 
 struct NextQueries {

@@ -122,8 +122,8 @@ typename Inspector::result_type inspect(Inspector& f, JobSummary& x) {
   return f(caf::meta::type_name("ionflow::JobSummary"), x.spectra_read, x.spectra_skipped,
            x.spectra_skipped_first, x.spectra_searched, x.queries, x.psms, x.psms_at_1pct,
            x.peptides_at_1pct, x.proteins_at_1pct, x.peptides_in_index, x.index_cache,
-           x.fragment_index, x.wall_seconds, x.peak_rss_bytes, x.stages, x.input_sha256,
-           x.output_files);
+           x.fragment_index, x.index_scope, x.wall_seconds, x.peak_rss_bytes, x.stages,
+           x.input_sha256, x.output_files);
 }
 
 // --- pipeline messages --------------------------------------------------------------------------
@@ -155,6 +155,11 @@ typename Inspector::result_type inspect(Inspector& f, SortedReady& x) {
 }
 
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, QueryMasses& x) {
+  return f(caf::meta::type_name("ionflow::QueryMasses"), x.job, x.neutral_masses_da);
+}
+
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, NextQueries& x) {
   return f(caf::meta::type_name("ionflow::NextQueries"), x.job, x.max_count);
 }
@@ -174,7 +179,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
   return f(caf::meta::type_name("ionflow::StageReport"), x.job, x.from, x.stages, x.spectra_read,
            x.spectra_searched, x.queries, x.spectra_skipped, x.spectra_skipped_first,
-           x.input_sha256, x.peptides_in_index, x.index_cache, x.fragment_index);
+           x.input_sha256, x.peptides_in_index, x.index_cache, x.fragment_index, x.index_scope);
 }
 
 template <class Inspector>

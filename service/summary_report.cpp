@@ -88,6 +88,7 @@ std::string format_job_summary(const JobSummary& s) {
   out += fmt::format("  peptides in index  {:>10}\n", s.peptides_in_index);
   if (!s.index_cache.empty()) out += fmt::format("  index cache        {}\n", s.index_cache);
   if (!s.fragment_index.empty()) out += fmt::format("  fragment index     {}\n", s.fragment_index);
+  if (!s.index_scope.empty()) out += fmt::format("  index scope        {}\n", s.index_scope);
   out += fmt::format("  PSMs written       {:>10}\n", s.psms);
   out += fmt::format("  at 1% FDR          {:>10} PSMs, {} peptides, {} proteins\n", s.psms_at_1pct,
                      s.peptides_at_1pct, s.proteins_at_1pct);
@@ -140,6 +141,7 @@ JsonValue job_summary_json(const JobSummary& s) {
   o.set("peptides_in_index", s.peptides_in_index);
   if (!s.index_cache.empty()) o.set("index_cache", s.index_cache);
   if (!s.fragment_index.empty()) o.set("fragment_index", s.fragment_index);
+  if (!s.index_scope.empty()) o.set("index_scope", s.index_scope);
   o.set("wall_seconds", s.wall_seconds);
   o.set("peak_rss_bytes", s.peak_rss_bytes);
   JsonValue stages = JsonValue::object();

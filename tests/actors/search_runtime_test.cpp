@@ -119,7 +119,13 @@ TEST_F(SearchRuntimeTest, EcoliReferenceCountsAndChecksums) {
   EXPECT_GE(s.queries, s.spectra_searched);
   EXPECT_GT(s.psms, 100u);
   EXPECT_GT(s.psms_at_1pct, 10u);
-  EXPECT_GT(s.peptides_in_index, 100000u);
+  // A 10 ppm search indexes only its windows' peptides and the null pool
+  // (scoring/precursor_selection.hpp): ~40,000 of the E. coli database's forms.
+  EXPECT_GT(s.peptides_in_index, 10000u);
+  EXPECT_LT(s.peptides_in_index, 100000u);
+  EXPECT_NE(s.index_scope.find("selected: the peptides within the 139 queries' precursor windows"),
+            std::string::npos)
+      << s.index_scope;
   EXPECT_EQ(count_lines(ref.tsv), s.psms + 1);  // header + one line per PSM
   EXPECT_EQ(s.input_sha256.at(kEcoliMzml), sha256_hex(read_file(kEcoliMzml)));
   EXPECT_EQ(s.input_sha256.at(kEcoliFasta), sha256_hex(read_file(kEcoliFasta)));
@@ -181,6 +187,22 @@ TEST_F(SearchRuntimeTest, FourScorersAndChunkSizes1And7And1000GiveIdenticalResul
     const uint32_t effective = effective_chunk_size(s.queries, chunk, 4);
     EXPECT_EQ(s.stages.at("splitter").items, (s.queries + effective - 1) / effective);
   }
+}
+
+// The whole index (built to be cached) and the selected one give the same results to the byte:
+// every query's candidates and null peptides are the same peptides in the same order.
+TEST_F(SearchRuntimeTest, WholeIndexGivesTheSelectedIndexsResults) {
+  SearchRuntime runtime({2, 2, 2});
+  JobSpec job = ecoli_job("whole-index");
+  job.index_cache_directory = (root_ / "cache").string();
+  JobSummary s = runtime.run(job);
+  EXPECT_EQ(s.index_scope, "");
+  EXPECT_GT(s.peptides_in_index, 10 * reference().summary.peptides_in_index);
+  EXPECT_EQ(results_tsv(job), reference().tsv);
+  EXPECT_EQ(s.psms_at_1pct, reference().summary.psms_at_1pct);
+  s = runtime.run(job);  // from the cache
+  EXPECT_EQ(s.index_cache.rfind("hit ", 0), 0u) << s.index_cache;
+  EXPECT_EQ(results_tsv(job), reference().tsv);
 }
 
 TEST_F(SearchRuntimeTest, OneAndFourParsersOverSeveralFilesGiveIdenticalResults) {

@@ -23,8 +23,11 @@
 //    nearest in neutral mass outside the windows — as Comet fills a sparse XCorr histogram with
 //    decoy scores (Eng et al. 2013, Proteomics 13:22). A sample rather than every peptide, so
 //    that a narrow search indexes only its windows' peptides and the pool
-//    (precursor_selection.hpp); on the BSA example database the 400 span about ±15 Da.
-//    For each spectrum:
+//    (precursor_selection.hpp); on the BSA example database the 400 span about ±15 Da. Each is
+//    scored mass-matched: its C-terminus carries the difference to the query's neutral mass, so
+//    its y ions move and b_i + y_(n-i) equals the precursor's sum as for a candidate (a null
+//    peptide of another mass lacks those complementary matches and scores too low; Comet's
+//    decoy XCorrs are likewise built at the precursor mass). For each spectrum:
 //      p_hs(s), p_xc(s)  survival fits (evalue.hpp) of the hyperscores and of the XCorrs of all
 //                        scored peptides, each leaving out its single best value;
 //      combined          c = −log10 p_hs(hyperscore) − log10 p_xc(XCorr)  (Fisher-style sum of
@@ -51,15 +54,16 @@
 //   1000: 63/48/43/88, scale 951 PSMs, ~3,000-3,200 q/s per core on the scale slice
 //    800: 62/49/40/88, scale 937 PSMs, ~4,100 q/s per core
 //    700: 64/45/40/89, scale 905;  500: 62/-/-/87;  300: 57/-/-/84.
-// With the null pool (whole jobs, `ionflow search`, own spectrum q <= 1%; BSA1/2/3/Ecoli, and the
-// 100,000-query scale set with its scorer queries/s per core), pool of >= 16,384 occurrences per
-// slot unless noted:
-//    800 (pool >= 65,536): 62/45/38/86, scale 5,175 PSMs, 4,064 q/s
-//    400 (pool >= 65,536): 63/45/38/86, scale 4,962 PSMs, 7,992 q/s
-//    400:                  62/43/36/87, scale 4,917 PSMs, 7,806 q/s
-//    200 (pool >= 65,536): 63/48/33/83, scale 4,487 PSMs, 10,577 q/s
-// The cost per query is linear in the null size; 400 halves it for ~4% fewer PSMs on the scale
-// set and none on the examples. The open-search null (below) keeps kNullPeptides = 800.
+// With the null pool, mass-matched: perf/compare/run.sh (target PSMs at 1% FDR on the E-value,
+// as for Comet and X!Tandem, BSA1/2/3/Ecoli; own spectrum q in parentheses) and the 100,000-query
+// scale set (own q, scorer queries/s per core):
+//   whole index, 800, not mass-matched (before the pool): 58/44/37/88 (62/49/40/88)
+//   pool, 800, not mass-matched: 52/41/29/89 (62/46/37/89); at 400 the whole index gave 46/32/32
+//   pool, 800: 64/46/31/89 (67/46/42/89), scale 4,920 PSMs, 5,063 q/s
+//   pool, 600: 60/47/35/86 (68/47/43/86);  500: 60/46/41/81 (66/48/42/81)
+//   pool, 400: 57/51/32/82 (65/51/43/85), scale 4,609 PSMs, 8,622 q/s
+// (counts of a few dozen PSMs move by ±5 between neighbouring settings). 400 halves the scoring
+// time; the open-search null (below) keeps kNullPeptides = 800.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -132,7 +136,8 @@ struct SpectrumScorer::Impl {
   std::shared_ptr<const FragmentIndex> fragment_index;  // may be null
   std::unique_ptr<FragmentSearcher> fragment_searcher;  // with fragment_index
   FragmentCandidates prefiltered;
-  bool sampled_null = false;  // this query's null is collect_window_sample()
+  bool sampled_null = false;       // this query's null is collect_window_sample()
+  bool mass_matched_null = false;  // while scoring collect_null()'s peptides
 
   // Scratch, reused for every query and candidate.
   ModifiedResidues residues;
@@ -168,6 +173,9 @@ struct SpectrumScorer::Impl {
                           bool with_ppm) {
     const Peptide peptide = index->peptide(peptide_index);
     modified_residue_masses(peptide, index->modifications, residues);
+    // A mass-matched null peptide (step 3): its y ions shifted so that it weighs the query's
+    // neutral mass, b_i + y_(n-i) then sums to the precursor's like a candidate's.
+    if (mass_matched_null) residues.c_term_da += query.neutral_mass - peptide.neutral_mass_da;
     fragment_ions(residues, ion_types, fragment_charge, fragments);
     (void)query;
     const FragmentMatches m = peak_table.match(fragments, with_ppm);
@@ -438,7 +446,9 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   } else {
     collect_null(query);
   }
+  mass_matched_null = !sampled_null;
   score_all(query, nulls, fragment_charge, false);
+  mass_matched_null = false;
   const SurvivalFit fit_hs =
       fit_without_top(hs_fitter, null_hs, [](const Candidate& c) { return c.hyperscore; });
   const SurvivalFit fit_xc =

@@ -102,8 +102,12 @@ TEST(BsaSearch, OmssaConfirmedSpectraRankTheirPeptideFirst) {
     EXPECT_EQ(best[0].evidence.at(0).protein_accession.substr(0, 6), "P02769");
     EXPECT_LT(std::abs(best[0].precursor_ppm), 10.0);
     // A one-protein database scores only ~200 peptides per spectrum, so E-values (expected
-    // counts among them) stay modest; every one of these is below 0.2 and clear of the next.
-    EXPECT_LT(best[0].evalue, 0.2);
+    // counts among them) stay modest. Its null is the protein's other peptides moved to the
+    // precursor mass (mass-matched, scoring/spectrum_scorer.cpp), among them the answer's
+    // missed-cleavage neighbours, whose shared b ions then bring their complementary y ions
+    // along: these nine have E-values 0.23-0.54 (all below 0.2 before mass-matching), each clear
+    // of the next candidate.
+    EXPECT_LT(best[0].evalue, 0.6);
     EXPECT_GT(best[0].delta_next, 0.0);
     EXPECT_GE(best[0].matched_peaks, 5);
   }

@@ -4,6 +4,7 @@
 #include "actors/search_runtime.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -172,6 +173,9 @@ std::shared_ptr<const PeptideIndex> select_peptides(const JobSpec& job, Digested
   } catch (const std::bad_alloc&) {
     throw out_of_memory_building(job, protein_count);
   }
+  // The digested database (~40 bytes per occurrence: 136 MB on the human-size database) is
+  // freed now; give those pages back rather than keep them for the rest of the job.
+  ::malloc_trim(0);
   stats.busy_seconds += timer.seconds();
   stats.items = index->size();
   scope = fmt::format(

@@ -64,11 +64,13 @@ struct LoadedDatabase {
 };
 
 // A narrow-window search indexes only the peptides its queries' windows reach, plus the null
-// pool (scoring/precursor_selection.hpp): without an index cache (which keeps whole indexes),
-// without the fragment-ion prefilter (which needs every window peptide) and with modifications
-// FormMassShifts models.
+// pool (scoring/precursor_selection.hpp), unless the job asks for the whole index: not with the
+// fragment-ion prefilter (a wide window: it needs every window peptide) nor with modifications
+// FormMassShifts does not model. Such a job does not use the index cache: on the BSA example a
+// cache hit (loading 1.47 M forms) took 0.59 s for the whole job, the selected index 0.30 s.
 bool selects_peptides(const JobSpec& job) {
-  return job.index_cache_directory.empty() && !wide_precursor_window(job.search);
+  return !job.whole_index && !wide_precursor_window(job.search) &&
+         FormMassShifts(job.search.database).supported();
 }
 
 // Reads the FASTA file sequentially (decompressing gzip/zstd), checksums the bytes on disk,
@@ -100,7 +102,10 @@ LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageS
   decompressor.finish();
   sha256_hex = sha.hex_digest();
   std::string cache_key, cache_file, miss_reason;
-  if (!job.index_cache_directory.empty()) {
+  const bool selecting = selects_peptides(job);
+  if (!job.index_cache_directory.empty() && selecting) {
+    cache_status = "not used: a narrow-window job indexes only the peptides its queries reach";
+  } else if (!job.index_cache_directory.empty()) {
     cache_key = index_cache_key(sha256_hex, job.search, FragmentIndexOptions{});
     cache_file = (std::filesystem::path(job.index_cache_directory) / (cache_key + ".ionflow-index"))
                      .string();
@@ -129,7 +134,7 @@ LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageS
     PeptideIndexLimits limits;
     limits.threads = build_threads;
     DigestedDatabase digested = digest_database(std::move(proteins), job.search, cancel, limits);
-    if (selects_peptides(job) && digested.selectable()) {
+    if (selecting) {
       loaded.digested.emplace(std::move(digested));
     } else {
       loaded.index = build_peptide_index(std::move(digested), nullptr, cancel, limits);

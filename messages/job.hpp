@@ -34,7 +34,11 @@ struct JobSpec {
   uint32_t max_chunks_in_flight = 0;                  // 0 = 2 * scorers
   uint64_t sorter_memory_budget_bytes = 64ull << 20;  // spill sorted runs beyond this (perf/README)
   std::string temp_directory;                         // sorter and writer spills; "" = output_dir
-  std::string index_cache_directory;  // peptide-index cache (io/index_cache.hpp); "" = none
+  std::string index_cache_directory;  // peptide-index cache (io/index_cache.hpp); "" = none.
+                                      // Used only by jobs that index the whole database.
+  // Index every peptide even when the windows are narrow (not a job key: for tests and
+  // benchmarks; a narrow search otherwise indexes only what its queries reach).
+  bool whole_index = false;
   std::vector<std::string> output_formats = {"tsv"};  // tsv, mzid, pepxml, pin
   bool zstd = false;                                  // compress result files with zstd
   int priority = 0;                                   // service scheduling, higher first

@@ -86,7 +86,8 @@ TEST(SearchRuntimeGuard, EmptySpectraFileFailsNamingTheFile) {
   fs::remove_all(dir);
 }
 
-// The index cache: the first job builds and saves the index, the second loads it and gives
+// The index cache (used by jobs that index the whole database; here forced by whole_index, as a
+// wide window would): the first job builds and saves the index, the second loads it and gives
 // byte-identical results; a damaged cache file is a miss (rebuilt and saved again), never an
 // error.
 TEST(SearchRuntimeGuard, IndexCacheMissThenHitThenDamagedFileRebuilds) {
@@ -95,6 +96,7 @@ TEST(SearchRuntimeGuard, IndexCacheMissThenHitThenDamagedFileRebuilds) {
   auto run = [&](const std::string& name) {
     JobSpec job = ecoli_job(name, dir / name);
     job.index_cache_directory = (dir / "cache").string();
+    job.whole_index = true;
     JobSummary s = runtime.run(job);
     return std::make_pair(s, read_file(dir / name / "results.tsv"));
   };

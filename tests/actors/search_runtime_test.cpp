@@ -189,13 +189,21 @@ TEST_F(SearchRuntimeTest, FourScorersAndChunkSizes1And7And1000GiveIdenticalResul
   }
 }
 
-// The whole index (built to be cached) and the selected one give the same results to the byte:
-// every query's candidates and null peptides are the same peptides in the same order.
+// The whole index (built, then saved to and loaded from the cache) and the selected one give
+// the same results to the byte: every query's candidates and null peptides are the same
+// peptides in the same order. A narrow job does not use the cache.
 TEST_F(SearchRuntimeTest, WholeIndexGivesTheSelectedIndexsResults) {
   SearchRuntime runtime({2, 2, 2});
   JobSpec job = ecoli_job("whole-index");
   job.index_cache_directory = (root_ / "cache").string();
   JobSummary s = runtime.run(job);
+  EXPECT_EQ(s.index_cache,
+            "not used: a narrow-window job indexes only the peptides its queries reach");
+  EXPECT_FALSE(fs::exists(root_ / "cache"));
+  EXPECT_EQ(results_tsv(job), reference().tsv);
+  job.whole_index = true;
+  s = runtime.run(job);
+  EXPECT_EQ(s.index_cache.rfind("miss (", 0), 0u) << s.index_cache;
   EXPECT_EQ(s.index_scope, "");
   EXPECT_GT(s.peptides_in_index, 10 * reference().summary.peptides_in_index);
   EXPECT_EQ(results_tsv(job), reference().tsv);

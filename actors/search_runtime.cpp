@@ -68,8 +68,13 @@ struct LoadedDatabase {
 // fragment-ion prefilter (a wide window: it needs every window peptide) nor with modifications
 // FormMassShifts does not model. Such a job does not use the index cache: on the BSA example a
 // cache hit (loading 1.47 M forms) took 0.59 s for the whole job, the selected index 0.30 s.
+// PrecursorSelection's bitmap takes 32 bytes per Da of peptide_max_mass: above 100,000 Da (no
+// tryptic peptide weighs that much; a user may set 1e6 for "no limit") the whole index is built.
+constexpr double kMaxSelectedPeptideMassDa = 100000.0;
+
 bool selects_peptides(const JobSpec& job) {
   return !job.whole_index && !wide_precursor_window(job.search) &&
+         job.search.database.peptide_max_mass_da <= kMaxSelectedPeptideMassDa &&
          FormMassShifts(job.search.database).supported();
 }
 

@@ -211,6 +211,12 @@ TEST_F(SearchRuntimeTest, WholeIndexGivesTheSelectedIndexsResults) {
   s = runtime.run(job);  // from the cache
   EXPECT_EQ(s.index_cache.rfind("hit ", 0), 0u) << s.index_cache;
   EXPECT_EQ(results_tsv(job), reference().tsv);
+  // No practical upper mass (a user's "no limit"): the whole index, the same results.
+  JobSpec unbounded = ecoli_job("unbounded-mass");
+  unbounded.search.database.peptide_max_mass_da = 2e6;
+  s = runtime.run(unbounded);
+  EXPECT_EQ(s.index_scope, "");
+  EXPECT_EQ(results_tsv(unbounded), reference().tsv);
 }
 
 TEST_F(SearchRuntimeTest, OneAndFourParsersOverSeveralFilesGiveIdenticalResults) {

@@ -1,5 +1,7 @@
 #include "service/json_value.hpp"
 
+#include <algorithm>
+
 #include <simdjson.h>
 
 #include <charconv>
@@ -297,9 +299,26 @@ class Reader {
 
 }  // namespace
 
+namespace {
+
+// "byte N (line L, column C)" of `offset` in `text`: lines count '\n' from 1, columns are bytes
+// from 1 (what an editor's "go to line" needs; a job file is usually a few dozen lines).
+std::string where_in(std::string_view text, uint64_t offset) {
+  const size_t end = std::min<uint64_t>(offset, text.size());
+  const std::string_view before = text.substr(0, end);
+  const size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
+  const size_t last_newline = before.rfind('\n');
+  const size_t column = end - (last_newline == std::string_view::npos ? 0 : last_newline + 1) + 1;
+  return "byte " + std::to_string(offset) + " (line " + std::to_string(line) + ", column " +
+         std::to_string(column) + ")";
+}
+
+}  // namespace
+
 JsonValue parse_json(std::string_view text) {
   // A leading UTF-8 byte-order mark (Windows editors write one) is skipped, as RFC 8259 8.1
   // allows; simdjson would reject it as "improper structure". Offsets still count it.
+  const std::string_view original = text;
   const uint64_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   text.remove_prefix(bom);
   simdjson::padded_string padded(text);
@@ -312,7 +331,7 @@ JsonValue parse_json(std::string_view text) {
     return reader.read_document(doc);
   } catch (const JsonSyntaxError& e) {
     const uint64_t offset = e.byte_offset() + bom;
-    throw JsonSyntaxError("invalid JSON at byte " + std::to_string(offset) + ": " + e.what(),
+    throw JsonSyntaxError("invalid JSON at " + where_in(original, offset) + ": " + e.what(),
                           offset);
   }
 }

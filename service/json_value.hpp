@@ -11,8 +11,9 @@
 // keep their keys in document order; a duplicate key is a syntax error.
 // Integers that fit in int64 are kInteger, other numbers kReal. Values are plain copies (no
 // pointers into the parser buffer). Plain value type; not synchronised.
-// Errors: parse_json throws JsonSyntaxError whose what() names the byte offset; the as_*()
-// accessors throw std::logic_error on a type mismatch (callers check type() first).
+// Errors: parse_json throws JsonSyntaxError whose what() names the byte offset, line and
+// column; the as_*() accessors throw std::logic_error on a type mismatch (callers check type()
+// first).
 #pragma once
 
 #include "io/json_text.hpp"  // json_quote

@@ -47,6 +47,14 @@ TEST(JsonValue, SyntaxErrorsNameTheByteOffset) {
     EXPECT_GT(e.byte_offset(), 0u);
     EXPECT_LT(e.byte_offset(), 18u);
   }
+  // Over several lines (a job file), the line and column say where to look.
+  try {
+    parse_json("{\n  \"a\": 1,\n  \"b\": tru\n}");
+    FAIL() << "no error";
+  } catch (const JsonSyntaxError& e) {
+    EXPECT_NE(std::string(e.what()).find("(line 3, column 8)"), std::string::npos) << e.what();
+    EXPECT_EQ(e.byte_offset(), 19u);  // the t of "tru"
+  }
   EXPECT_THROW(parse_json(R"({"a": 1)"), JsonSyntaxError);           // truncated
   EXPECT_THROW(parse_json(R"({"a": 1} x)"), JsonSyntaxError);        // trailing content
   EXPECT_THROW(parse_json(R"({"a": 1, "a": 2})"), JsonSyntaxError);  // duplicate key
@@ -76,7 +84,8 @@ TEST(JsonValue, LeadingUtf8ByteOrderMarkIsSkipped) {
     FAIL() << "no error";
   } catch (const JsonSyntaxError& e) {
     EXPECT_EQ(e.byte_offset(), without_bom + 3);
-    const std::string prefix = "invalid JSON at byte " + std::to_string(without_bom + 3) + ": ";
+    const std::string prefix = "invalid JSON at byte " + std::to_string(without_bom + 3) +
+                               " (line 1, column " + std::to_string(without_bom + 4) + "): ";
     EXPECT_EQ(std::string(e.what()).substr(0, prefix.size()), prefix);
   }
   // Only a leading BOM: one elsewhere is still an error, as is a BOM alone.

@@ -55,11 +55,12 @@ class PrecursorSelection {
 
 class FormMassShifts {
  public:
-  // From params.database's fixed and variable modifications and max_variable_modifications.
-  // supported() is false (and the other members unusable) for settings it does not model: two
-  // fixed residue modifications on one residue, a variable residue modification on a residue
-  // that carries a fixed one, a variable residue modification without residues, more than four
-  // variable residue modifications, or more than kMaxShifts shifts.
+  // From params.database's fixed and variable modifications and max_variable_modifications,
+  // as ModificationPlacer applies them (the first fixed residue modification of a residue wins
+  // and keeps variable ones off it; an empty residue list means every residue). supported() is
+  // false (and the other members unusable) for settings it does not model: I and L with
+  // different fixed modifications, more than four variable residue modifications, more than
+  // nine fixed terminal ones, or more than kMaxShifts shifts.
   explicit FormMassShifts(const DatabaseParameters& db);
   bool supported() const { return supported_; }
 

@@ -30,7 +30,8 @@ struct PreparedSpectrum {
 // (the file's, or each of [min_precursor_charge, max_precursor_charge] when unknown).
 PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParameters& params);
 
-class FragmentIndex;  // fragment_index.hpp
+class FragmentIndex;   // fragment_index.hpp
+class FragmentSlices;  // fragment_slices.hpp
 
 // SpectrumScorer's first pass (below) acts on queries whose precursor windows hold more than
 // kFragmentPrefilterAbove peptides (4 x its 800-peptide null) and keeps kFragmentTopK of them
@@ -46,8 +47,14 @@ class SpectrumScorer {
   // or wide-window search) has only the kFragmentTopK of them sharing the most fragment peaks
   // scored in full — the first pass of MSFragger and Sage — instead of every one
   // (scoring/spectrum_scorer.cpp, step 1). Without it every window peptide is scored.
+  // `slices` (optional, instead of `fragments`; planned over `index`, shared between scorers):
+  // the same first pass over a fragment index too large for memory, searching the slices each
+  // query's windows overlap and merging their top-K — the same candidates, bit for bit.
+  // Throws std::invalid_argument for a null `index`, both `fragments` and `slices` given, or
+  // slices of another PeptideIndex.
   SpectrumScorer(std::shared_ptr<const PeptideIndex> index, const SearchParameters& params,
-                 std::shared_ptr<const FragmentIndex> fragments = nullptr);
+                 std::shared_ptr<const FragmentIndex> fragments = nullptr,
+                 std::shared_ptr<FragmentSlices> slices = nullptr);
   ~SpectrumScorer();
   SpectrumScorer(const SpectrumScorer&) = delete;
   SpectrumScorer& operator=(const SpectrumScorer&) = delete;

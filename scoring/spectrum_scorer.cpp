@@ -9,6 +9,9 @@
 //    Wide windows (open search): with a FragmentIndex and more than kFragmentPrefilterAbove
 //    window peptides, the candidates are only the kFragmentTopK peptides sharing the most
 //    fragment peaks with the query (FragmentSearcher, the first pass of MSFragger and Sage).
+//    With FragmentSlices instead (an index over the memory budget) every slice the query's
+//    precursor windows overlap is searched in turn and the slices' top-K merged: slices
+//    partition the peptide ids, so the candidates are those of the whole index, bit for bit.
 // 2. Scores: fragments of params.ion_types at charges 1..fragment_charge_limit (ion_series.hpp);
 //    hyperscore (hyperscore.hpp) against the kHyperscorePeaks = 50 most intense prepared peaks
 //    (X!Tandem's "spectrum, total peaks" default), XCorr (xcorr.hpp) against all prepared peaks.
@@ -71,6 +74,7 @@
 
 #include "scoring/evalue.hpp"
 #include "scoring/fragment_index.hpp"
+#include "scoring/fragment_slices.hpp"
 #include "scoring/hyperscore.hpp"
 #include "scoring/ion_series.hpp"
 #include "scoring/mass.hpp"
@@ -134,10 +138,13 @@ struct SpectrumScorer::Impl {
   SearchParameters params;
   IonTypes ion_types;
   std::shared_ptr<const FragmentIndex> fragment_index;  // may be null
-  std::unique_ptr<FragmentSearcher> fragment_searcher;  // with fragment_index
+  std::shared_ptr<FragmentSlices> fragment_slices;      // or this; may be null
+  std::unique_ptr<FragmentSearcher> fragment_searcher;  // with either
   FragmentCandidates prefiltered;
-  bool sampled_null = false;       // this query's null is collect_window_sample()
-  bool mass_matched_null = false;  // while scoring collect_null()'s peptides
+  std::vector<PrecursorWindow> slice_windows;     // the query's windows, to pick slices
+  std::vector<std::pair<size_t, size_t>> needed;  // slice numbers [a, b) per window
+  bool sampled_null = false;                      // this query's null is collect_window_sample()
+  bool mass_matched_null = false;                 // while scoring collect_null()'s peptides
 
   // Scratch, reused for every query and candidate.
   ModifiedResidues residues;
@@ -335,6 +342,31 @@ struct SpectrumScorer::Impl {
     return -std::log10((at_least + 1.0) / (null_scores.size() + 1.0));
   }
 
+  // Step 1's first pass: `prefiltered` from the whole fragment index, or merged over the slices
+  // the query's windows overlap (ascending slice order; each searched once).
+  void search_fragments(const Query& query) {
+    if (fragment_index) {
+      fragment_searcher->search(*fragment_index, query, prefiltered);
+      return;
+    }
+    precursor_windows(*index, params, query, slice_windows);
+    needed.clear();
+    for (const PrecursorWindow& w : slice_windows) {
+      needed.push_back(fragment_slices->overlapping(w.first, w.last));
+    }
+    std::sort(needed.begin(), needed.end());
+    prefiltered.top.clear();
+    prefiltered.window_candidates = 0;
+    size_t next = 0;  // slices below it are searched
+    for (const auto& [a, b] : needed) {
+      for (size_t s = std::max(a, next); s < b; ++s) {
+        const std::shared_ptr<const FragmentIndex> slice = fragment_slices->acquire(s);
+        fragment_searcher->search_and_merge(*slice, query, prefiltered);
+      }
+      next = std::max(next, b);
+    }
+  }
+
   Psm make_psm(const Query& query, const Candidate& c, int rank, double delta_next, double evalue,
                int n_candidates) const;
 
@@ -408,7 +440,7 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   sampled_null = fragment_searcher && window_peptides > kFragmentPrefilterAbove;
   if (sampled_null) {
     // Wide windows: the MSFragger/Sage first pass (shared fragment peaks) picks who is scored.
-    fragment_searcher->search(*fragment_index, query, prefiltered);
+    search_fragments(query);
     for (const FragmentCandidate& f : prefiltered.top) {
       candidates.push_back(Candidate{f.peptide, f.isotope_error});
     }
@@ -488,15 +520,23 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
 
 SpectrumScorer::SpectrumScorer(std::shared_ptr<const PeptideIndex> index,
                                const SearchParameters& params,
-                               std::shared_ptr<const FragmentIndex> fragments)
+                               std::shared_ptr<const FragmentIndex> fragments,
+                               std::shared_ptr<FragmentSlices> slices)
     : impl_(std::make_unique<Impl>()) {
   if (!index) throw std::invalid_argument("SpectrumScorer: null peptide index");
+  if (fragments && slices) {
+    throw std::invalid_argument("SpectrumScorer: a fragment index and its slices both given");
+  }
+  if (slices && &slices->peptides() != index.get()) {
+    throw std::invalid_argument("SpectrumScorer: fragment slices of another peptide index");
+  }
   impl_->index = std::move(index);
   impl_->params = params;
-  if (fragments) {
+  if (fragments || slices) {
     impl_->fragment_searcher =
         std::make_unique<FragmentSearcher>(*impl_->index, params, kFragmentTopK);
     impl_->fragment_index = std::move(fragments);
+    impl_->fragment_slices = std::move(slices);
   }
   impl_->ion_types = IonTypes::parse(params.ion_types);
   impl_->fragments.reserve(512);

@@ -22,6 +22,7 @@
 #include "messages/job.hpp"
 #include "messages/job_events.hpp"
 #include "scoring/fragment_index.hpp"
+#include "scoring/fragment_slices.hpp"
 #include "scoring/peptide_index.hpp"
 #include "scoring/query.hpp"
 #include "scoring/search_parameters.hpp"
@@ -89,6 +90,9 @@ struct JobScoring {
   // Built from `index` for wide precursor windows (open search), else null: the scorers' first
   // pass (SpectrumScorer, scoring/search.hpp).
   std::shared_ptr<const FragmentIndex> fragments;
+  // Instead of `fragments` when the whole index would exceed the job's
+  // fragment_index_budget_bytes: its slices, built on demand by the scorers that share them.
+  std::shared_ptr<FragmentSlices> fragment_slices;
   SearchParameters params;
   // The job's JobContext::aborted (shares ownership of the JobContext, so it outlives the job
   // for a scorer still holding a chunk). Once true the job is cancelled or failed and its

@@ -56,7 +56,8 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
                                    "job " + std::to_string(chunk.job) + " is not registered");
           }
           try {
-            auto scorer = std::make_unique<SpectrumScorer>(job->index, job->params, job->fragments);
+            auto scorer = std::make_unique<SpectrumScorer>(job->index, job->params, job->fragments,
+                                                           job->fragment_slices);
             it = st.jobs.emplace(chunk.job, ScorerJob{job, std::move(scorer)}).first;
           } catch (const std::exception& e) {
             return caf::make_error(caf::sec::runtime_error, std::string(e.what()));

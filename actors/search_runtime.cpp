@@ -28,6 +28,7 @@
 #include "io/sha256.hpp"
 #include "messages/registration.hpp"
 #include "scoring/fragment_index.hpp"
+#include "scoring/fragment_slices.hpp"
 #include "scoring/peptide_index.hpp"
 #include "scoring/precursor_selection.hpp"
 #include "scoring/search.hpp"
@@ -229,17 +230,23 @@ void check_searchable_database(const JobSpec& job, const PeptideIndex& index) {
 }
 
 // Wide precursor windows (open search): the fragment-ion index of the scorers' first pass
-// (scoring/fragment_index.hpp), when it fits kMaxFragmentIndexBytes; else null, and every window
-// peptide is scored (slow for wide windows, but the same kind of answer). Adds its time to
-// `stats`; says what it did in `status` (JobSummary::fragment_index) and the log.
-constexpr size_t kMaxFragmentIndexBytes = size_t{2} << 30;
+// (scoring/fragment_index.hpp), built here when it fits job.fragment_index_budget_bytes (2 GiB by
+// default); above it, its slices (scoring/fragment_slices.hpp), which the scorers build on demand
+// within that budget (MSFragger's split database). Both give the same candidates. Neither when
+// the windows are narrow. Adds its time to `stats`; says what it did in `status`
+// (JobSummary::fragment_index) and the log. `stop`: the job's abort flag (stops a slice build).
+struct FragmentPrefilter {
+  std::shared_ptr<const FragmentIndex> whole;
+  std::shared_ptr<FragmentSlices> slices;
+};
 
-std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job,
-                                                              const PeptideIndex& index,
-                                                              int build_threads, StageStats& stats,
-                                                              std::string& status,
-                                                              const std::atomic<bool>* cancel) {
-  if (!wide_precursor_window(job.search) || index.empty()) return nullptr;
+FragmentPrefilter build_fragment_prefilter(const JobSpec& job,
+                                           const std::shared_ptr<const PeptideIndex>& peptides,
+                                           int build_threads, StageStats& stats,
+                                           std::string& status, const std::atomic<bool>* cancel,
+                                           std::shared_ptr<const std::atomic<bool>> stop) {
+  const PeptideIndex& index = *peptides;
+  if (!wide_precursor_window(job.search) || index.empty()) return {};
   // Worth building only if windows hold more peptides than the scorer's threshold: count them
   // around the median peptide mass (a ±3 Da window on a small database stays below it).
   {
@@ -249,7 +256,7 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
     if (last - first <= kFragmentPrefilterAbove) {
       status = fmt::format("not built: a window holds ~{} peptides (prefilter above {})",
                            last - first, kFragmentPrefilterAbove);
-      return nullptr;
+      return {};
     }
   }
   BusyTimer timer;
@@ -257,17 +264,20 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
   options.bucket_size = suggested_bucket_size(job.search);
   options.build_threads = static_cast<unsigned>(build_threads);
   options.cancel = cancel;
+  const size_t budget = static_cast<size_t>(job.fragment_index_budget_bytes);
   const size_t bytes = estimate_fragment_index_bytes(index, job.search, options, 0, index.size());
-  if (bytes > kMaxFragmentIndexBytes) {
-    status =
-        fmt::format("not built: would take up to {} MB (limit {} MB); every window peptide scored",
-                    bytes >> 20, kMaxFragmentIndexBytes >> 20);
-    spdlog::warn(
-        "job {}: wide precursor window, but the fragment-ion index would take up to {} MB (limit "
-        "{} MB): scoring every peptide in each window instead (slow); narrow the window or search "
-        "a smaller database",
-        job.id, bytes >> 20, kMaxFragmentIndexBytes >> 20);
-    return nullptr;
+  if (bytes > budget) {
+    options.cancel = nullptr;  // the slices are built by the scorers: they watch `stop`
+    auto slices =
+        std::make_shared<FragmentSlices>(peptides, job.search, options, budget, std::move(stop));
+    status = fmt::format("sliced: {} slices (up to {} MB each) built on demand within {} MB",
+                         slices->size(), slices->max_estimated_slice_bytes() >> 20, budget >> 20);
+    spdlog::info(
+        "job {}: wide precursor window: the fragment-ion index would take up to {} MB (budget {} "
+        "MB): {} slices of up to {} MB, built by the scorers as their queries reach them",
+        job.id, bytes >> 20, budget >> 20, slices->size(),
+        slices->max_estimated_slice_bytes() >> 20);
+    return {nullptr, std::move(slices)};
   }
   auto fragments =
       std::make_shared<const FragmentIndex>(FragmentIndex::build(index, job.search, options));
@@ -282,7 +292,7 @@ std::shared_ptr<const FragmentIndex> build_fragment_prefilter(const JobSpec& job
       "job {}: wide precursor window: fragment-ion index of {} entries ({} MB) built in {:.2f} s; "
       "scorers pre-filter by shared fragment peaks",
       job.id, fragments->entries().size(), fragments->bytes() >> 20, seconds);
-  return fragments;
+  return {std::move(fragments), nullptr};
 }
 
 // The same file twice (perhaps through another path) is searched twice, each spectrum competing
@@ -413,20 +423,26 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   std::string fasta_sha, cache_status;
   StageStats database_stats;
   std::optional<DigestedDatabase> pending;  // digested, waiting for the queries' masses
+  // An open search over the fragment-index budget: its slices' builds, for the summary (the
+  // counters alone, so that the slices and the peptide index are freed when scoring ends).
+  std::shared_ptr<const FragmentSliceCounters> slice_counters;
   auto publish_index = [&](std::shared_ptr<const PeptideIndex> index, const std::string& scope) {
     StageStats& stats = database_stats;
     const double busy_before = stats.busy_seconds;
     check_searchable_database(job, *index);
     std::string fragment_status;
-    auto fragments =
-        build_fragment_prefilter(job, *index, build_threads, stats, fragment_status, cancel_flag);
+    FragmentPrefilter prefilter =
+        build_fragment_prefilter(job, index, build_threads, stats, fragment_status, cancel_flag,
+                                 std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted));
+    if (prefilter.slices) slice_counters = prefilter.slices->counters();
     {
       const double end = ctx->elapsed_seconds();
       note_active(stats, end - (stats.busy_seconds - busy_before), end);
     }
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
-    scoring->fragments = std::move(fragments);
+    scoring->fragments = std::move(prefilter.whole);
+    scoring->fragment_slices = std::move(prefilter.slices);
     scoring->params = job.search;
     scoring->stop = std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted);
     im.registry->add(key, std::move(scoring));
@@ -519,7 +535,16 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   caf::anon_send(im.pool, ForgetJob{key});
   ctx->detach_control();
 
-  if (finished) return summary;
+  if (finished) {
+    if (slice_counters) {
+      // Known only now (results.json was written before): what the scorers' builds came to.
+      const FragmentSliceStats st = slice_counters->snapshot();
+      summary.fragment_index +=
+          fmt::format("; {} builds ({} repeated after eviction), peak {} MB held", st.builds,
+                      st.repeated_builds, st.peak_held_bytes >> 20);
+    }
+    return summary;
+  }
   remove_job_outputs(job, ctx->committed());
   if (cancelled) throw JobCancelled("job " + job.id + " cancelled");
   throw JobError(error);

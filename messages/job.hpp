@@ -34,6 +34,9 @@ struct JobSpec {
   uint32_t max_chunks_in_flight = 0;                  // 0 = 2 * scorers
   uint64_t sorter_memory_budget_bytes = 64ull << 20;  // spill sorted runs beyond this (perf/README)
   std::string temp_directory;                         // sorter and writer spills; "" = output_dir
+  // Open searches: memory for the scorers' fragment-ion index (job key fragment_index_memory_mb).
+  // A larger index is cut into slices built on demand within it (scoring/fragment_slices.hpp).
+  uint64_t fragment_index_budget_bytes = 2ull << 30;
   std::string index_cache_directory;  // peptide-index cache (io/index_cache.hpp); "" = none.
                                       // Used only by jobs that index the whole database.
   // Index every peptide even when the windows are narrow (not a job key: for tests and

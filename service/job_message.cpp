@@ -644,6 +644,11 @@ class MessageReader {
            spec_.sorter_memory_budget_bytes = static_cast<uint64_t>(get_integer(v, p, 1, 1 << 20))
                                               << 20;
          }},
+        {"fragment_index_memory_mb",
+         [this](const JsonValue& v, const std::string& p) {
+           spec_.fragment_index_budget_bytes = static_cast<uint64_t>(get_integer(v, p, 1, 1 << 24))
+                                               << 20;
+         }},
         {"temp_directory",
          [this](const JsonValue& v, const std::string& p) {
            temp_directory_ = get_string(v, p);
@@ -1069,6 +1074,8 @@ JsonValue effective_parameters(const JobSpec& spec) {
   root.set("max_blocks_in_flight", spec.max_blocks_in_flight);
   root.set("max_chunks_in_flight", spec.max_chunks_in_flight);
   root.set("sorter_memory_mb", static_cast<uint64_t>(spec.sorter_memory_budget_bytes >> 20));
+  root.set("fragment_index_memory_mb",
+           static_cast<uint64_t>(spec.fragment_index_budget_bytes >> 20));
   // Where the sorter spills: the output directory unless temp_directory is given.
   root.set("temp_directory",
            spec.temp_directory.empty() ? spec.output_directory : spec.temp_directory);

@@ -46,6 +46,13 @@ std::pair<size_t, size_t> FragmentSlices::overlapping(size_t first, size_t last)
   return {a, std::max(a, b)};
 }
 
+std::shared_ptr<const FragmentIndex> FragmentSlices::if_cached(size_t s) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Slot& slot = slots_.at(s);
+  if (slot.index) slot.last_use = ++clock_;
+  return slot.index;
+}
+
 std::shared_ptr<const FragmentIndex> FragmentSlices::acquire(size_t s) {
   if (s >= slots_.size()) {
     throw std::out_of_range("FragmentSlices::acquire: slice " + std::to_string(s) + " of " +

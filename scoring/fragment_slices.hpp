@@ -97,6 +97,12 @@ class FragmentSlices {
   // the same slice is waited for). REQUIRES: s < size(). Throws as FragmentIndex::build.
   std::shared_ptr<const FragmentIndex> acquire(size_t s);
 
+  // Slice s if it is in memory now (counted as a use), else null: never builds or waits. A
+  // searcher that needs several slices takes the cached ones first and acquire()s the rest, so
+  // that a window wider than the cache drops what it has searched rather than what it still
+  // needs. REQUIRES: s < size().
+  std::shared_ptr<const FragmentIndex> if_cached(size_t s);
+
   FragmentSliceStats stats() const { return counters_->snapshot(); }
   std::shared_ptr<const FragmentSliceCounters> counters() const { return counters_; }
 

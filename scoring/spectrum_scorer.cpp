@@ -143,6 +143,7 @@ struct SpectrumScorer::Impl {
   FragmentCandidates prefiltered;
   std::vector<PrecursorWindow> slice_windows;     // the query's windows, to pick slices
   std::vector<std::pair<size_t, size_t>> needed;  // slice numbers [a, b) per window
+  std::vector<size_t> missing;                    // of those, the slices not in memory
   bool sampled_null = false;                      // this query's null is collect_window_sample()
   bool mass_matched_null = false;                 // while scoring collect_null()'s peptides
 
@@ -343,7 +344,7 @@ struct SpectrumScorer::Impl {
   }
 
   // Step 1's first pass: `prefiltered` from the whole fragment index, or merged over the slices
-  // the query's windows overlap (ascending slice order; each searched once).
+  // the query's windows overlap (each searched once).
   void search_fragments(const Query& query) {
     if (fragment_index) {
       fragment_searcher->search(*fragment_index, query, prefiltered);
@@ -357,13 +358,22 @@ struct SpectrumScorer::Impl {
     std::sort(needed.begin(), needed.end());
     prefiltered.top.clear();
     prefiltered.window_candidates = 0;
-    size_t next = 0;  // slices below it are searched
+    // The merged top-K is the same in any slice order (a total order, disjoint slices): the
+    // cached slices first, then the missing ones built.
+    missing.clear();
+    size_t next = 0;  // slices below it are taken
     for (const auto& [a, b] : needed) {
       for (size_t s = std::max(a, next); s < b; ++s) {
-        const std::shared_ptr<const FragmentIndex> slice = fragment_slices->acquire(s);
-        fragment_searcher->search_and_merge(*slice, query, prefiltered);
+        if (auto slice = fragment_slices->if_cached(s)) {
+          fragment_searcher->search_and_merge(*slice, query, prefiltered);
+        } else {
+          missing.push_back(s);
+        }
       }
       next = std::max(next, b);
+    }
+    for (size_t s : missing) {
+      fragment_searcher->search_and_merge(*fragment_slices->acquire(s), query, prefiltered);
     }
   }
 

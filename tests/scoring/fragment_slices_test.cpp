@@ -145,6 +145,8 @@ TEST(FragmentSlices, BuildsASliceOnceAndDropsTheLeastRecentlyUsed) {
   ASSERT_EQ(slices.size(), 33u);
   const auto a = slices.acquire(10);
   EXPECT_EQ(slices.acquire(10), a);  // cached: the same slice, not a second build
+  EXPECT_EQ(slices.if_cached(10), a);
+  EXPECT_EQ(slices.if_cached(11), nullptr);  // never builds
   EXPECT_EQ(a->first_peptide(), slices.range(10).first);
   EXPECT_EQ(a->last_peptide(), slices.range(10).second);
   for (size_t i = 11; i < 20; ++i) slices.acquire(i);
@@ -154,6 +156,7 @@ TEST(FragmentSlices, BuildsASliceOnceAndDropsTheLeastRecentlyUsed) {
   EXPECT_LE(st.peak_held_bytes, slices.budget_bytes() + st.max_slice_bytes + a->bytes());
   // Slice 10 was dropped from the cache long ago but `a` holds it: a new build, the same
   // contents.
+  EXPECT_EQ(slices.if_cached(10), nullptr);
   const auto again = slices.acquire(10);
   EXPECT_NE(again, a);
   EXPECT_EQ(again->entries().size(), a->entries().size());
@@ -186,6 +189,23 @@ TEST(FragmentSlices, ScorerGivesTheWholeIndexPsms) {
                                   *s.index, s.params, index_options(s.params), 0, 10)),
                               slices),
                std::invalid_argument);
+}
+
+// A budget smaller than the slices of one window (65 slices of up to 2.6 MB in 10.8 MB: about
+// four fit): slices are dropped and built again as the windows slide, the cached ones searched
+// first; still the same PSMs. The windows reach 24 slices; 62 builds are repeats.
+TEST(FragmentSlices, ScorerOverATightBudgetRebuildsButGivesTheSamePsms) {
+  const OpenSearch& s = open_search();
+  auto slices = std::make_shared<FragmentSlices>(s.index, s.params, index_options(s.params),
+                                                 s.whole_estimate / 16);
+  SpectrumScorer scorer(s.index, s.params, nullptr, slices);
+  for (size_t i = 0; i < s.queries.size(); ++i) {
+    expect_same_psms(s.reference[i], scorer.score(s.queries[i]), s.queries[i].native_id);
+  }
+  const FragmentSliceStats st = slices->stats();
+  EXPECT_EQ(st.slices, 65u);
+  EXPECT_EQ(st.builds, 86u);
+  EXPECT_EQ(st.repeated_builds, 62u);
 }
 
 // Three scorers share one FragmentSlices with a tighter budget (33 slices, about four cached),

@@ -120,9 +120,11 @@ int run_search_command(const SearchCommand& command) {
     JobSummary summary = runtime.run(job, &control);
     progress.finish();
     fmt::print(stderr, "ionflow search: done\n{}", format_job_summary(summary));
-  } catch (const JobCancelled& e) {
+  } catch (const JobCancelled&) {
     progress.finish();
-    fmt::print(stderr, "ionflow search: cancelled: {}\n", e.what());
+    // Its what() only repeats the job id ("job local cancelled"); say what the user needs.
+    fmt::print(stderr, "ionflow search: cancelled; no results were written{}\n",
+               job.output_directory.empty() ? "" : " to " + job.output_directory);
     exit_code = 130;
   } catch (const JobError& e) {
     progress.finish();

@@ -191,7 +191,7 @@ std::shared_ptr<const PeptideIndex> select_peptides(const JobSpec& job, Digested
   stats.items = index->size();
   scope = fmt::format(
       "selected: the peptides within the {} queries' precursor windows ({:.2f}% of the mass "
-      "range) and the null sample (1 in {} sequences) of {} digested peptides",
+      "range) and the null sample (1 in {} sequences) of {} digested peptide occurrences",
       query_masses_da.size(), 100.0 * selection.covered_fraction(), null_pool_stride(occurrences),
       occurrences);
   return index;
@@ -204,6 +204,19 @@ std::shared_ptr<const PeptideIndex> select_peptides(const JobSpec& job, Digested
 // naming the file, the tag and an accession.
 void check_searchable_database(const JobSpec& job, const PeptideIndex& index) {
   const DatabaseParameters& db = job.search.database;
+  if (db.decoy_generation != DecoyGeneration::kNone && !index.proteins.empty() &&
+      std::all_of(index.proteins.begin(), index.proteins.end(),
+                  [](const Protein& p) { return p.is_decoy; })) {
+    // Generating decoys drops the FASTA's own: a decoy-only FASTA leaves nothing (a new user
+    // was told "no peptides ... 5-50 residues, 500-5000 Da", which pointed at the wrong cause).
+    throw std::runtime_error(
+        job.fasta_path + ": all " + std::to_string(index.proteins.size()) +
+        " entries carry the decoy tag '" + db.decoy_tag + "' as a " +
+        (db.decoy_tag_is_suffix ? "suffix" : "prefix") + " (first accession: '" +
+        index.proteins.front().accession +
+        "'), and generate_decoys replaces the FASTA's decoys with reversed targets: there is no "
+        "target to search; give the target FASTA, or set \"generate_decoys\": false");
+  }
   if (index.empty()) {
     // Headers without sequences, or settings no peptide satisfies: the job would "succeed"
     // with 0 PSMs.

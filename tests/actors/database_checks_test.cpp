@@ -1,6 +1,6 @@
 // Databases a job cannot search meaningfully fail it up front, naming the FASTA and the reason
-// (actors/search_runtime.cpp, check_searchable_database): found by a new-user test, where they ran to
-// "success" with misleading numbers.
+// (actors/search_runtime.cpp, check_searchable_database): found by a new-user test, where they ran
+// to "success" with misleading numbers.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -40,6 +40,24 @@ TEST(DatabaseChecks, DecoyTagMatchingNoAccessionFailsTheJob) {
       << error;
   EXPECT_NE(error.find("generate_decoys"), std::string::npos) << error;
   EXPECT_FALSE(fs::exists(out / "results.tsv"));
+  fs::remove_all(out);
+}
+
+// generate_decoys drops the FASTA's decoys: a decoy-only FASTA has no target left, and the job
+// says so instead of "no peptides ... 500-5000 Da".
+TEST(DatabaseChecks, DecoyOnlyFastaWithGeneratedDecoysNamesTheTag) {
+  const fs::path out = scratch_directory("actors", "decoys-only");
+  fs::create_directories(out);
+  const std::string fasta = (out / "decoys.fasta").string();
+  std::ofstream(fasta) << ">rev_P1\nKLAEEGVSPKSEIAHRFKDLGEEHFK\n>rev_P2\nMKWVTFISLLLLFSSAYSR\n";
+  JobSpec job = ecoli_job("decoys-only", out);
+  job.fasta_path = fasta;
+  job.search.database.decoy_generation = DecoyGeneration::kReversePeptide;
+  const std::string error = run_error(job);
+  EXPECT_NE(error.find(fasta + ": all 2 entries carry the decoy tag 'rev_' as a prefix (first "
+                               "accession: 'rev_P1'), and generate_decoys replaces"),
+            std::string::npos)
+      << error;
   fs::remove_all(out);
 }
 

@@ -2,6 +2,8 @@
 // least-recently-used cache of built slices.
 #include "scoring/fragment_slices.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -81,6 +83,10 @@ std::shared_ptr<const FragmentIndex> FragmentSlices::acquire(size_t s) {
     built = std::shared_ptr<const FragmentIndex>(
         index.release(), [counters = counters_, bytes](const FragmentIndex* p) {
           delete p;
+          // Give the slice's pages back: glibc keeps freed blocks below its mmap threshold, and
+          // a new user's small-budget runs held 2-3x the budget that way (E. coli ±500 Da at
+          // 20 MB: 160 MB RSS against 96 MB without a fragment index).
+          ::malloc_trim(0);
           std::lock_guard<std::mutex> counters_lock(counters->mutex_);
           counters->stats_.held_bytes -= bytes;
         });

@@ -444,6 +444,8 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
     std::vector<double>& base_mass = impl->base_mass[slice];
     std::vector<uint64_t>& eligible = impl->eligible[slice];
     std::vector<DigestedPeptide> digested;
+    std::vector<double> mass_prefix;
+    std::vector<uint64_t> eligible_prefix;
     // Room for the slice's records at once: growing by doubling touched about twice their final
     // size in fresh pages (page faults were a third of a BSA job's time). An over-estimate
     // costs nothing (untouched pages are never faulted in): an enzymatic digest makes at most
@@ -480,6 +482,9 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
       if (generated && db.decoy_generation == DecoyGeneration::kReversePeptide) continue;
       digested.clear();
       digest(protein.sequence, enzyme, options, digested);
+      if (selectable && !digested.empty()) {
+        shifts.prefix_sums(protein.sequence, mass_prefix, eligible_prefix);
+      }
       const auto p = static_cast<uint32_t>(i);
       for (const auto& d : digested) {
         const bool reversed_too =
@@ -487,9 +492,9 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
         add(p, p, d, protein.is_decoy ? kDecoy : 0);
         if (reversed_too) add(p, decoy_of[i], d, kDecoy | kReversed);
         if (selectable) {
-          uint64_t sites = 0;
-          const double m =
-              shifts.base_mass(std::string_view(protein.sequence).substr(d.start, d.length), sites);
+          const size_t end = size_t{d.start} + d.length;
+          const uint64_t sites = eligible_prefix[end] - eligible_prefix[d.start];
+          const double m = shifts.water_da() + (mass_prefix[end] - mass_prefix[d.start]);
           for (int copies = reversed_too ? 2 : 1; copies > 0; --copies) {
             base_mass.push_back(m);
             eligible.push_back(sites);

@@ -78,6 +78,28 @@ class FormMassShifts {
     return m;
   }
 
+  // base_mass for every substring of `protein` at once: after this call, the peptide
+  // protein[a, b) has base mass water_da() + mass_prefix[b] − mass_prefix[a] (equal to
+  // base_mass's to ~1e-9 Da, well inside PrecursorSelection's 1e-6 Da widening) and
+  // eligibility eligible_prefix[b] − eligible_prefix[a]. Both vectors are resized to size + 1.
+  void prefix_sums(std::string_view protein, std::vector<double>& mass_prefix,
+                   std::vector<uint64_t>& eligible_prefix) const {
+    mass_prefix.resize(protein.size() + 1);
+    eligible_prefix.resize(protein.size() + 1);
+    double m = 0.0;
+    uint64_t counts = 0;
+    mass_prefix[0] = 0.0;
+    eligible_prefix[0] = 0;
+    for (size_t i = 0; i < protein.size(); ++i) {
+      const auto r = static_cast<unsigned char>(protein[i] - 'A') & 31;
+      m += residue_da_[r];
+      counts += increment_[r];
+      mass_prefix[i + 1] = m;
+      eligible_prefix[i + 1] = counts;
+    }
+  }
+  double water_da() const { return water_da_; }
+
   // Calls fn(shift_da) for each allowed shift of a peptide with eligibility `eligible` (from
   // base_mass), until fn returns true; returns whether one did.
   template <typename Fn>

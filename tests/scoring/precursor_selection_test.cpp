@@ -74,6 +74,18 @@ TEST(FormMassShifts, BaseMassAndTheShiftsAPeptideCanHave) {
   EXPECT_EQ(shifts_of(shifts, eligible).size(), 3u);  // 0, 1 and 2: max_variable_mods 2
   shifts.base_mass("PEPTIDEK", eligible);
   EXPECT_EQ(shifts_of(shifts, eligible), std::vector<double>{0.0});
+  // Prefix sums over a protein give every substring's base mass and eligibility.
+  const std::string protein = "MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFKGLVLIAFSQYLQQCPFDEHVK";
+  std::vector<double> mass_prefix;
+  std::vector<uint64_t> eligible_prefix;
+  shifts.prefix_sums(protein, mass_prefix, eligible_prefix);
+  for (size_t a : {size_t{0}, size_t{2}, size_t{19}}) {
+    for (size_t b : {a + 1, a + 7, protein.size()}) {
+      const double direct = shifts.base_mass(std::string_view(protein).substr(a, b - a), eligible);
+      EXPECT_NEAR(shifts.water_da() + mass_prefix[b] - mass_prefix[a], direct, 1e-9);
+      EXPECT_EQ(eligible_prefix[b] - eligible_prefix[a], eligible);
+    }
+  }
 }
 
 TEST(FormMassShifts, CountsIAndLTogetherAndRefusesWhatItDoesNotModel) {

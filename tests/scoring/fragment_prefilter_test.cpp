@@ -22,6 +22,8 @@
 namespace ionflow {
 namespace {
 
+using scoring_test::ecoli_queries;
+
 using scoring_test::read_file;
 
 SearchParameters ecoli_params(Tolerance precursor) {
@@ -36,20 +38,6 @@ SearchParameters ecoli_params(Tolerance precursor) {
   p.precursor_tolerance = precursor;
   p.isotope_errors = {0};
   return p;
-}
-
-std::vector<Query> ecoli_queries(const SearchParameters& params) {
-  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML";
-  const std::string content = read_file(path);
-  auto reader = make_spectrum_reader(detect_peak_list_format(content.substr(0, 4096)), path, 0);
-  std::vector<RawSpectrum> spectra;
-  reader->feed(content, spectra);
-  reader->finish(spectra);
-  std::vector<Query> queries;
-  for (const RawSpectrum& s : spectra) {
-    for (Query& q : prepare_spectrum(s, params).queries) queries.push_back(std::move(q));
-  }
-  return queries;
 }
 
 std::shared_ptr<const PeptideIndex> ecoli_index(const SearchParameters& params) {

@@ -23,6 +23,8 @@
 namespace ionflow {
 namespace {
 
+using scoring_test::ecoli_queries;
+
 using scoring_test::carbamidomethyl;
 using scoring_test::oxidation;
 using scoring_test::read_file;
@@ -36,23 +38,6 @@ SearchParameters open_params() {
   p.precursor_tolerance = Tolerance::Da(-150, 150);
   p.isotope_errors = {0};
   return p;
-}
-
-// The queries in ascending neutral mass, the order in which the pipeline's scorers get them.
-std::vector<Query> ecoli_queries(const SearchParameters& params) {
-  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML";
-  const std::string content = read_file(path);
-  auto reader = make_spectrum_reader(detect_peak_list_format(content.substr(0, 4096)), path, 0);
-  std::vector<RawSpectrum> spectra;
-  reader->feed(content, spectra);
-  reader->finish(spectra);
-  std::vector<Query> queries;
-  for (const RawSpectrum& s : spectra) {
-    for (Query& q : prepare_spectrum(s, params).queries) queries.push_back(std::move(q));
-  }
-  std::stable_sort(queries.begin(), queries.end(),
-                   [](const Query& a, const Query& b) { return a.neutral_mass < b.neutral_mass; });
-  return queries;
 }
 
 std::shared_ptr<const PeptideIndex> ecoli_index(const SearchParameters& params) {
@@ -77,7 +62,7 @@ FragmentIndexOptions index_options(const SearchParameters& params) {
 struct OpenSearch {
   SearchParameters params = open_params();
   std::shared_ptr<const PeptideIndex> index = ecoli_index(params);
-  std::vector<Query> queries = ecoli_queries(params);
+  std::vector<Query> queries = ecoli_queries(params, true);
   size_t whole_estimate =
       estimate_fragment_index_bytes(*index, params, index_options(params), 0, index->size());
   std::vector<std::vector<Psm>> reference = [this] {

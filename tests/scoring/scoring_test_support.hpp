@@ -1,12 +1,16 @@
-// Shared by the scoring suite's tests: whole-file reads of the real example data and the
-// modifications most tests use. Header-only.
+// Shared by the scoring suite's tests: whole-file reads of the real example data, the E. coli
+// example's queries and the modifications most tests use. Header-only.
 #pragma once
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "io/spectrum_reader.hpp"
 #include "scoring/modification.hpp"
+#include "scoring/search.hpp"
 
 namespace ionflow::scoring_test {
 
@@ -28,6 +32,28 @@ inline Modification oxidation() {
 }
 inline Modification protein_n_acetyl() {
   return {"Acetyl", 1, 42.010565, ModificationPosition::kProteinNTerm, "", false};
+}
+
+// The prepared queries of the E. coli example's 139 MS2 spectra (ID/Ecoli_MS2_small.mzML under
+// IONFLOW_EXAMPLES_DIR) with `params`, in file order, or in ascending neutral mass (the order in
+// which the pipeline's scorers get them) when `by_mass`.
+inline std::vector<Query> ecoli_queries(const SearchParameters& params, bool by_mass = false) {
+  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML";
+  const std::string content = read_file(path);
+  auto reader = make_spectrum_reader(detect_peak_list_format(content.substr(0, 4096)), path, 0);
+  std::vector<RawSpectrum> spectra;
+  reader->feed(content, spectra);
+  reader->finish(spectra);
+  std::vector<Query> queries;
+  for (const RawSpectrum& s : spectra) {
+    for (Query& q : prepare_spectrum(s, params).queries) queries.push_back(std::move(q));
+  }
+  if (by_mass) {
+    std::stable_sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
+      return a.neutral_mass < b.neutral_mass;
+    });
+  }
+  return queries;
 }
 
 }  // namespace ionflow::scoring_test

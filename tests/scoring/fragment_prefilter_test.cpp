@@ -22,32 +22,13 @@
 namespace ionflow {
 namespace {
 
+using scoring_test::ecoli_index;
 using scoring_test::ecoli_queries;
 
 using scoring_test::read_file;
 
 SearchParameters ecoli_params(Tolerance precursor) {
-  SearchParameters p;
-  p.database.decoy_generation = DecoyGeneration::kNone;  // decoys are in the FASTA ("rev_")
-  p.database.decoy_tag = "rev_";
-  // Unimod: Carbamidomethyl = UNIMOD:4, +57.021464 Da; Oxidation = UNIMOD:35, +15.994915 Da.
-  p.database.fixed_modifications.push_back(
-      {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
-  p.database.variable_modifications.push_back(
-      {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
-  p.precursor_tolerance = precursor;
-  p.isotope_errors = {0};
-  return p;
-}
-
-std::shared_ptr<const PeptideIndex> ecoli_index(const SearchParameters& params) {
-  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
-                           "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333."
-                           "proteomes.fasta";
-  FastaOptions options{"rev_", false};
-  PeptideIndexLimits limits;
-  limits.threads = 2;
-  return build_peptide_index(parse_fasta(read_file(path), path, options), params, nullptr, limits);
+  return scoring_test::ecoli_parameters(precursor);
 }
 
 std::shared_ptr<const FragmentIndex> fragments_of(const PeptideIndex& index,

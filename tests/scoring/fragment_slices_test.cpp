@@ -23,6 +23,7 @@
 namespace ionflow {
 namespace {
 
+using scoring_test::ecoli_index;
 using scoring_test::ecoli_queries;
 
 using scoring_test::carbamidomethyl;
@@ -30,24 +31,7 @@ using scoring_test::oxidation;
 using scoring_test::read_file;
 
 SearchParameters open_params() {
-  SearchParameters p;
-  p.database.decoy_generation = DecoyGeneration::kNone;  // decoys are in the FASTA ("rev_")
-  p.database.decoy_tag = "rev_";
-  p.database.fixed_modifications.push_back(carbamidomethyl());
-  p.database.variable_modifications.push_back(oxidation());
-  p.precursor_tolerance = Tolerance::Da(-150, 150);
-  p.isotope_errors = {0};
-  return p;
-}
-
-std::shared_ptr<const PeptideIndex> ecoli_index(const SearchParameters& params) {
-  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
-                           "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333."
-                           "proteomes.fasta";
-  FastaOptions options{"rev_", false};
-  PeptideIndexLimits limits;
-  limits.threads = 2;
-  return build_peptide_index(parse_fasta(read_file(path), path, options), params, nullptr, limits);
+  return scoring_test::ecoli_parameters(Tolerance::Da(-150, 150));
 }
 
 FragmentIndexOptions index_options(const SearchParameters& params) {

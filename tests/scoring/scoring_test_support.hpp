@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "io/fasta_reader.hpp"
 #include "io/spectrum_reader.hpp"
 #include "scoring/modification.hpp"
+#include "scoring/peptide_index.hpp"
 #include "scoring/search.hpp"
 
 namespace ionflow::scoring_test {
@@ -32,6 +35,30 @@ inline Modification oxidation() {
 }
 inline Modification protein_n_acetyl() {
   return {"Acetyl", 1, 42.010565, ModificationPosition::kProteinNTerm, "", false};
+}
+
+// The E. coli example's search: its FASTA's decoys (prefix "rev_"), Carbamidomethyl (C) fixed,
+// Oxidation (M) variable, isotope error 0, the given precursor window.
+inline SearchParameters ecoli_parameters(Tolerance precursor) {
+  SearchParameters p;
+  p.database.decoy_generation = DecoyGeneration::kNone;
+  p.database.decoy_tag = "rev_";
+  p.database.fixed_modifications.push_back(carbamidomethyl());
+  p.database.variable_modifications.push_back(oxidation());
+  p.precursor_tolerance = precursor;
+  p.isotope_errors = {0};
+  return p;
+}
+
+// The whole peptide index of the E. coli target-decoy FASTA (IONFLOW_EXAMPLES_DIR), 2 threads.
+inline std::shared_ptr<const PeptideIndex> ecoli_index(const SearchParameters& params) {
+  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
+                           "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333."
+                           "proteomes.fasta";
+  FastaOptions options{"rev_", false};
+  PeptideIndexLimits limits;
+  limits.threads = 2;
+  return build_peptide_index(parse_fasta(read_file(path), path, options), params, nullptr, limits);
 }
 
 // The prepared queries of the E. coli example's 139 MS2 spectra (ID/Ecoli_MS2_small.mzML under

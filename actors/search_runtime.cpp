@@ -146,7 +146,8 @@ LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageS
   try {
     PeptideIndexLimits limits;
     limits.threads = build_threads;
-    DigestedDatabase digested = digest_database(std::move(proteins), job.search, cancel, limits);
+    DigestedDatabase digested =
+        digest_database(std::move(proteins), job.search, cancel, limits, selecting);
     if (selecting) {
       loaded.digested.emplace(std::move(digested));
     } else {
@@ -211,18 +212,24 @@ std::shared_ptr<const PeptideIndex> select_peptides(const JobSpec& job, Digested
 // naming the file, the tag and an accession.
 void check_searchable_database(const JobSpec& job, const PeptideIndex& index) {
   const DatabaseParameters& db = job.search.database;
-  if (db.decoy_generation != DecoyGeneration::kNone && !index.proteins.empty() &&
-      std::all_of(index.proteins.begin(), index.proteins.end(),
-                  [](const Protein& p) { return p.is_decoy; })) {
+  const size_t decoys = static_cast<size_t>(std::count_if(
+      index.proteins.begin(), index.proteins.end(), [](const Protein& p) { return p.is_decoy; }));
+  const size_t targets = index.proteins.size() - decoys;
+  // "carry the decoy tag '_rev' as a suffix (first accession: 'X')"
+  auto tag_and_first = [&] {
+    return "carry the decoy tag '" + db.decoy_tag + "' as a " +
+           (db.decoy_tag_is_suffix ? "suffix" : "prefix") + " (first accession: '" +
+           index.proteins.front().accession + "')";
+  };
+  const bool generating = db.decoy_generation != DecoyGeneration::kNone;
+  if (generating && !index.proteins.empty() && targets == 0) {
     // Generating decoys drops the FASTA's own: a decoy-only FASTA leaves nothing (a new user
     // was told "no peptides ... 5-50 residues, 500-5000 Da", which pointed at the wrong cause).
-    throw std::runtime_error(
-        job.fasta_path + ": all " + std::to_string(index.proteins.size()) +
-        " entries carry the decoy tag '" + db.decoy_tag + "' as a " +
-        (db.decoy_tag_is_suffix ? "suffix" : "prefix") + " (first accession: '" +
-        index.proteins.front().accession +
-        "'), and generate_decoys replaces the FASTA's decoys with reversed targets: there is no "
-        "target to search; give the target FASTA, or set \"generate_decoys\": false");
+    throw std::runtime_error(job.fasta_path + ": all " + std::to_string(index.proteins.size()) +
+                             " entries " + tag_and_first() +
+                             ", and generate_decoys replaces the FASTA's decoys with reversed "
+                             "targets: there is no target to search; give the target FASTA, or "
+                             "set \"generate_decoys\": false");
   }
   if (index.empty()) {
     // Headers without sequences, or settings no peptide satisfies: the job would "succeed"
@@ -234,18 +241,12 @@ void check_searchable_database(const JobSpec& job, const PeptideIndex& index) {
         " residues, " + fmt::format("{:g}-{:g}", db.peptide_min_mass_da, db.peptide_max_mass_da) +
         " Da");
   }
-  if (db.decoy_generation != DecoyGeneration::kNone || index.proteins.empty()) return;
-  size_t decoys = 0;
-  for (const Protein& p : index.proteins) decoys += p.is_decoy ? 1 : 0;
-  const size_t targets = index.proteins.size() - decoys;
-  if (decoys > 0 && targets > 0) return;
+  if (generating || index.proteins.empty() || (decoys > 0 && targets > 0)) return;
   throw std::runtime_error(
       job.fasta_path + ": " + (decoys == 0 ? "no decoy entries" : "no target entries") + ": " +
-      std::to_string(decoys) + " of the " + std::to_string(index.proteins.size()) +
-      " accessions carry the decoy tag '" + db.decoy_tag + "' as a " +
-      (db.decoy_tag_is_suffix ? "suffix" : "prefix") + " (first accession: '" +
-      index.proteins.front().accession +
-      "'), so q-values cannot be estimated; set database.decoy_tag and decoy_tag_position to the "
+      std::to_string(decoys) + " of the " + std::to_string(index.proteins.size()) + " accessions " +
+      tag_and_first() +
+      ", so q-values cannot be estimated; set database.decoy_tag and decoy_tag_position to the "
       "FASTA's decoys, or \"generate_decoys\": true to search reversed decoys");
 }
 
@@ -470,6 +471,12 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   // An open search over the fragment-index budget: its slices' builds, for the summary (the
   // counters alone, so that the slices and the peptide index are freed when scoring ends).
   std::shared_ptr<const FragmentSliceCounters> slice_counters;
+  // Widens the database stage's activity interval over its work since `busy_before` (its busy
+  // seconds then), which ended just now.
+  auto note_database_work = [&](double busy_before) {
+    const double end = ctx->elapsed_seconds();
+    note_active(database_stats, end - (database_stats.busy_seconds - busy_before), end);
+  };
   auto publish_index = [&](std::shared_ptr<const PeptideIndex> index, const std::string& scope) {
     StageStats& stats = database_stats;
     const double busy_before = stats.busy_seconds;
@@ -479,10 +486,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
         build_fragment_prefilter(job, index, build_threads, stats, fragment_status, cancel_flag,
                                  std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted));
     if (prefilter.slices) slice_counters = prefilter.slices->counters();
-    {
-      const double end = ctx->elapsed_seconds();
-      note_active(stats, end - (stats.busy_seconds - busy_before), end);
-    }
+    note_database_work(busy_before);
     auto scoring = std::make_shared<JobScoring>();
     scoring->index = index;
     scoring->fragments = std::move(prefilter.whole);
@@ -513,10 +517,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   try {
     LoadedDatabase loaded =
         load_database(job, fasta_sha, database_stats, cancel_flag, build_threads, cache_status);
-    {
-      const double end = ctx->elapsed_seconds();
-      note_active(database_stats, end - database_stats.busy_seconds, end);
-    }
+    note_database_work(0.0);
     if (loaded.index) {
       publish_index(std::move(loaded.index), "");
     } else {
@@ -550,8 +551,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
             auto index = select_peptides(job, std::move(*pending), masses.neutral_masses_da,
                                          build_threads, database_stats, scope, cancel_flag);
             pending.reset();
-            const double end = ctx->elapsed_seconds();
-            note_active(database_stats, end - (database_stats.busy_seconds - busy_before), end);
+            note_database_work(busy_before);
             publish_index(std::move(index), scope);
           } catch (const BuildCancelled&) {
             cancelled = true;
@@ -584,8 +584,8 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
       // Known only now (results.json was written before): what the scorers' builds came to.
       const FragmentSliceStats st = slice_counters->snapshot();
       summary.fragment_index +=
-          fmt::format("; {} builds ({} repeated after eviction), peak {} MB held", st.builds,
-                      st.repeated_builds, st.peak_held_bytes >> 20);
+          fmt::format("; {} builds ({} repeated after eviction), peak {} held", st.builds,
+                      st.repeated_builds, megabytes(st.peak_held_bytes));
     }
     return summary;
   }

@@ -237,6 +237,13 @@ std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int t
   return m;
 }
 
+// Throws BuildCancelled once `cancel` (may be null) is set, reading it every 1024th step only.
+void check_cancel_every_1024(const std::atomic<bool>* cancel, size_t step) {
+  if (cancel != nullptr && (step & 1023) == 0 && cancel->load(std::memory_order_relaxed)) {
+    throw BuildCancelled();
+  }
+}
+
 void validate(const DatabaseParameters& db) {
   const auto& e = db.enzyme;
   if (e.min_length < 1) {
@@ -379,6 +386,7 @@ struct DigestedDatabase::Impl {
   std::vector<std::vector<uint64_t>> eligible;  // per slice and record (when selectable)
   uint64_t occurrences = 0;
   FormMassShifts shifts;
+  bool selectable = false;  // shifts supported and base_mass / eligible filled
 
   explicit Impl(const SearchParameters& p) : params(p), shifts(p.database) {}
 };
@@ -394,16 +402,13 @@ size_t DigestedDatabase::proteins() const {
   return impl_->proteins.size();
 }
 bool DigestedDatabase::selectable() const {
-  return impl_->shifts.supported();
+  return impl_->selectable;
 }
 
 DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchParameters& params,
-                                 const std::atomic<bool>* cancel, PeptideIndexLimits limits) {
-  auto check_cancel = [cancel](size_t step) {
-    if (cancel != nullptr && (step & 1023) == 0 && cancel->load(std::memory_order_relaxed)) {
-      throw BuildCancelled();
-    }
-  };
+                                 const std::atomic<bool>* cancel, PeptideIndexLimits limits,
+                                 bool for_selection) {
+  auto check_cancel = [cancel](size_t step) { check_cancel_every_1024(cancel, step); };
   const DatabaseParameters& db = params.database;
   validate(db);
   const Enzyme enzyme(db.enzyme);
@@ -428,7 +433,7 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
   if (proteins.size() > UINT32_MAX) throw std::invalid_argument("too many proteins");
 
   const int threads = std::max(1, limits.threads);
-  const bool selectable = impl->shifts.supported();
+  const bool selectable = impl->selectable = for_selection && impl->shifts.supported();
   const FormMassShifts& shifts = impl->shifts;
 
   // 1. Digest into records, one slice of the proteins per thread (the sort below makes the
@@ -486,9 +491,9 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
         shifts.prefix_sums(protein.sequence, mass_prefix, eligible_prefix);
       }
       const auto p = static_cast<uint32_t>(i);
+      const bool reversed_too =
+          db.decoy_generation == DecoyGeneration::kReversePeptide && !protein.is_decoy;
       for (const auto& d : digested) {
-        const bool reversed_too =
-            db.decoy_generation == DecoyGeneration::kReversePeptide && !protein.is_decoy;
         add(p, p, d, protein.is_decoy ? kDecoy : 0);
         if (reversed_too) add(p, decoy_of[i], d, kDecoy | kReversed);
         if (selectable) {
@@ -512,19 +517,15 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> pro
                                                         const SearchParameters& params,
                                                         const std::atomic<bool>* cancel,
                                                         PeptideIndexLimits limits) {
-  return build_peptide_index(digest_database(std::move(proteins), params, cancel, limits), nullptr,
-                             cancel, limits);
+  return build_peptide_index(digest_database(std::move(proteins), params, cancel, limits, false),
+                             nullptr, cancel, limits);
 }
 
 std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digested,
                                                         const PrecursorSelection* selection,
                                                         const std::atomic<bool>* cancel,
                                                         PeptideIndexLimits limits) {
-  auto check_cancel = [cancel](size_t step) {
-    if (cancel != nullptr && (step & 1023) == 0 && cancel->load(std::memory_order_relaxed)) {
-      throw BuildCancelled();
-    }
-  };
+  auto check_cancel = [cancel](size_t step) { check_cancel_every_1024(cancel, step); };
   DigestedDatabase::Impl& im = *digested.impl_;
   const SearchParameters& params = im.params;
   const DatabaseParameters& db = params.database;

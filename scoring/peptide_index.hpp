@@ -173,8 +173,8 @@ class DigestedDatabase {
   uint64_t occurrences() const;
   // Proteins, generated decoys included.
   size_t proteins() const;
-  // True if build_peptide_index can take a PrecursorSelection with these modifications
-  // (FormMassShifts::supported()); a selection is ignored otherwise.
+  // True if build_peptide_index can take a PrecursorSelection: digested for_selection, with
+  // modifications FormMassShifts::supported(); a selection is ignored otherwise.
   bool selectable() const;
 
  private:
@@ -187,10 +187,12 @@ class DigestedDatabase {
 
 // Step 1 of build_peptide_index: digests `proteins` (adding decoys as configured) on
 // limits.threads threads. It does not depend on any query, so a job runs it while its spectra
-// are read. Throws as build_peptide_index; BuildCancelled when `cancel` is set.
+// are read. `for_selection`: also keep each occurrence's base mass and modification sites for a
+// PrecursorSelection (16 more bytes each); false for a whole index. Throws as
+// build_peptide_index; BuildCancelled when `cancel` is set.
 DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchParameters& params,
                                  const std::atomic<bool>* cancel = nullptr,
-                                 PeptideIndexLimits limits = {});
+                                 PeptideIndexLimits limits = {}, bool for_selection = true);
 
 // The rest of the build (merging, modifications, mass order) on the digested peptides — all of
 // them, or with `selection` (may be null; ignored unless digested.selectable()) only the

@@ -145,7 +145,6 @@ struct SpectrumScorer::Impl {
   std::vector<std::pair<size_t, size_t>> needed;  // slice numbers [a, b) per window
   std::vector<size_t> missing;                    // of those, the slices not in memory
   bool sampled_null = false;                      // this query's null is collect_window_sample()
-  bool mass_matched_null = false;                 // while scoring collect_null()'s peptides
 
   // Scratch, reused for every query and candidate.
   ModifiedResidues residues;
@@ -177,16 +176,20 @@ struct SpectrumScorer::Impl {
     }
   }
 
+  // How a peptide is scored: a candidate also sums its fragment ppm errors; a mass-matched null
+  // peptide (step 3) has its y ions shifted so that it weighs the query's neutral mass, and
+  // b_i + y_(n-i) then sums to the precursor's like a candidate's.
+  enum class Role { kCandidate, kNull, kMassMatchedNull };
+
   Candidate score_peptide(const Query& query, uint32_t peptide_index, int fragment_charge,
-                          bool with_ppm) {
+                          Role role) {
     const Peptide peptide = index->peptide(peptide_index);
     modified_residue_masses(peptide, index->modifications, residues);
-    // A mass-matched null peptide (step 3): its y ions shifted so that it weighs the query's
-    // neutral mass, b_i + y_(n-i) then sums to the precursor's like a candidate's.
-    if (mass_matched_null) residues.c_term_da += query.neutral_mass - peptide.neutral_mass_da;
+    if (role == Role::kMassMatchedNull) {
+      residues.c_term_da += query.neutral_mass - peptide.neutral_mass_da;
+    }
     fragment_ions(residues, ion_types, fragment_charge, fragments);
-    (void)query;
-    const FragmentMatches m = peak_table.match(fragments, with_ppm);
+    const FragmentMatches m = peak_table.match(fragments, role == Role::kCandidate);
     Candidate c;
     c.peptide = peptide_index;
     c.hyperscore = hyperscore(m);
@@ -289,8 +292,7 @@ struct SpectrumScorer::Impl {
 
   // Scores every entry of `list` in place (isotope error kept), prefetching ahead: the 24-byte
   // PeptideRecord kFar entries ahead, the buffers it points into kNear entries ahead.
-  void score_all(const Query& query, std::vector<Candidate>& list, int fragment_charge,
-                 bool with_ppm) {
+  void score_all(const Query& query, std::vector<Candidate>& list, int fragment_charge, Role role) {
     constexpr size_t kNear = 4;
     constexpr size_t kFar = 16;
     const PeptideRecord* records = index->records().data();
@@ -302,7 +304,7 @@ struct SpectrumScorer::Impl {
       if (j + kFar < list.size()) __builtin_prefetch(records + list[j + kFar].peptide);
       if (j + kNear < list.size()) prefetch_peptide(list[j + kNear].peptide);
       const int k = list[j].isotope_error;
-      list[j] = score_peptide(query, list[j].peptide, fragment_charge, with_ppm);
+      list[j] = score_peptide(query, list[j].peptide, fragment_charge, role);
       list[j].isotope_error = k;
     }
   }
@@ -480,7 +482,7 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   select_hyperscore_peaks(query);
   peak_table.prepare(hyperscore_peaks, params.fragment_tolerance);
   xcorr.prepare(query.peaks, query.neutral_mass, params.fragment_tolerance);
-  score_all(query, candidates, fragment_charge, true);
+  score_all(query, candidates, fragment_charge, Role::kCandidate);
 
   // 3. Null distribution, survival fits of each score, combined statistic.
   if (sampled_null) {
@@ -488,9 +490,7 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   } else {
     collect_null(query);
   }
-  mass_matched_null = !sampled_null;
-  score_all(query, nulls, fragment_charge, false);
-  mass_matched_null = false;
+  score_all(query, nulls, fragment_charge, sampled_null ? Role::kNull : Role::kMassMatchedNull);
   const SurvivalFit fit_hs =
       fit_without_top(hs_fitter, null_hs, [](const Candidate& c) { return c.hyperscore; });
   const SurvivalFit fit_xc =

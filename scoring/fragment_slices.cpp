@@ -109,7 +109,10 @@ std::shared_ptr<const FragmentIndex> FragmentSlices::acquire(size_t s) {
   }
   slot.built_before = true;
   cached_bytes_ += built->bytes();
-  // Least recently acquired first, never the slice just built.
+  // Least recently acquired first, never the slice just built. Dropped references are released
+  // after the lock: the last one frees the slice (and trims the heap), which must not hold up
+  // the other scorers.
+  std::vector<std::shared_ptr<const FragmentIndex>> dropped;
   while (cached_bytes_ > budget_bytes_) {
     Slot* oldest = nullptr;
     for (Slot& other : slots_) {
@@ -118,9 +121,11 @@ std::shared_ptr<const FragmentIndex> FragmentSlices::acquire(size_t s) {
     }
     if (!oldest) break;
     cached_bytes_ -= oldest->index->bytes();
-    oldest->index.reset();  // freed now, or when its last holder lets go
+    dropped.push_back(std::move(oldest->index));  // freed below, or when its last holder lets go
   }
   built_.notify_all();
+  lock.unlock();
+  dropped.clear();
   return built;
 }
 

@@ -214,20 +214,24 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
   const std::string& path = spec.spectra_paths.at(block.file_index);
   FileParse& fp = st.files[block.file_index];
   if (!fp.decompressor) fp.decompressor = std::make_unique<Decompressor>(path);
-  std::string plain;
-  fp.decompressor->feed(block.bytes, plain);
+  // An uncompressed block is parsed where it is (no copy).
+  std::string decoded;
+  const std::string_view plain = fp.decompressor->feed_view(block.bytes, decoded);
   std::vector<RawSpectrum> spectra;
   if (!fp.reader) {
-    fp.head += plain;
-    // Enough bytes to tell mzML from MGF, or the whole file.
-    if (fp.head.size() < 512 && !block.last) return;
-    if (fp.head.find_first_not_of(" \t\r\n") == std::string::npos) {
+    // Enough bytes to tell mzML from MGF, or the whole file; kept only while fewer.
+    std::string_view head = plain;
+    if (!fp.head.empty() || (plain.size() < 512 && !block.last)) {
+      fp.head += plain;
+      head = fp.head;
+    }
+    if (head.size() < 512 && !block.last) return;
+    if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) {
       throw ParseError(path, 0, 0, "empty file: no mzML or MGF content");
     }
-    fp.reader = make_spectrum_reader(detect_peak_list_format(fp.head), path, block.file_index);
-    fp.reader->feed(fp.head, spectra);
-    fp.head.clear();
-    fp.head.shrink_to_fit();
+    fp.reader = make_spectrum_reader(detect_peak_list_format(head), path, block.file_index);
+    fp.reader->feed(head, spectra);
+    std::string().swap(fp.head);
   } else {
     fp.reader->feed(plain, spectra);
   }

@@ -221,6 +221,21 @@ void Decompressor::feed(std::string_view block, std::string& out) {
   d.decode(block, out);
 }
 
+std::string_view Decompressor::feed_view(std::string_view block, std::string& scratch) {
+  Impl& d = *impl_;
+  if (!d.decided && d.head.empty() && block.size() >= sizeof kZstdMagic &&
+      detect_compression(block) == Compression::kNone) {
+    d.start(Compression::kNone);
+  }
+  if (d.decided && d.compression == Compression::kNone) {
+    d.consumed += block.size();
+    return block;
+  }
+  scratch.clear();
+  feed(block, scratch);
+  return scratch;
+}
+
 void Decompressor::finish(std::string& out) {
   Impl& d = *impl_;
   if (!d.decided) {

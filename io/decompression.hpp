@@ -37,6 +37,11 @@ class Decompressor {
 
   // Decompresses `block`, appending the output to `out`. The first call detects the format.
   void feed(std::string_view block, std::string& out);
+  // As feed(), but returns this block's output instead of appending it: `block` itself when the
+  // stream is uncompressed (no copy: a parser reading an mzML otherwise copied every byte once
+  // more, into freshly faulted pages), else `scratch` (cleared first) holding what was decoded.
+  // The view is valid while `block` and `scratch` are.
+  std::string_view feed_view(std::string_view block, std::string& scratch);
   // Signals end of input. Throws ParseError if a compressed stream ended early. An input shorter
   // than 4 bytes that began like a magic number is still undecided at this point: finish(out)
   // passes it through; finish() throws ParseError rather than dropping those bytes.

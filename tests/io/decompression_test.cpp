@@ -155,6 +155,36 @@ TEST(Decompression, PlainInputPassesThrough) {
   EXPECT_EQ(decode("ab", 1), "ab");
 }
 
+TEST(Decompression, FeedViewReturnsPlainBlocksInPlaceAndDecodesCompressedOnes) {
+  const std::string mgf = mgf_excerpt();
+  const std::string_view first = std::string_view(mgf).substr(0, 100);
+  const std::string_view rest = std::string_view(mgf).substr(100);
+  Decompressor plain("plain.mgf");
+  std::string scratch;
+  const std::string_view a = plain.feed_view(first, scratch);
+  EXPECT_EQ(a.data(), first.data());  // the block itself, not a copy
+  EXPECT_EQ(a.size(), 100u);
+  EXPECT_EQ(plain.feed_view(rest, scratch).data(), rest.data());
+  EXPECT_TRUE(scratch.empty());
+  EXPECT_EQ(plain.compression(), Compression::kNone);
+  EXPECT_EQ(plain.compressed_bytes(), mgf.size());
+
+  // Undecided first bytes ("\x1f" could start gzip) are held, then come out with the next block.
+  Decompressor held("held.mgf");
+  EXPECT_EQ(held.feed_view("\x1f", scratch), "");
+  EXPECT_EQ(held.feed_view("abc", scratch), "\x1f" "abc");
+
+  const std::string packed = gzip(mgf);
+  Decompressor gz("excerpt.mgf.gz");
+  std::string out;
+  for (size_t at = 0; at < packed.size(); at += 1000) {
+    out += gz.feed_view(std::string_view(packed).substr(at, 1000), scratch);
+  }
+  gz.finish();
+  EXPECT_EQ(out, mgf);
+  EXPECT_EQ(gz.compression(), Compression::kGzip);
+}
+
 TEST(Decompression, FinishWithoutOutputRefusesToDropUndecidedBytes) {
   Decompressor d("short.mgf");
   std::string out;

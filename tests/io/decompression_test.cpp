@@ -172,7 +172,9 @@ TEST(Decompression, FeedViewReturnsPlainBlocksInPlaceAndDecodesCompressedOnes) {
   // Undecided first bytes ("\x1f" could start gzip) are held, then come out with the next block.
   Decompressor held("held.mgf");
   EXPECT_EQ(held.feed_view("\x1f", scratch), "");
-  EXPECT_EQ(held.feed_view("abc", scratch), "\x1f" "abc");
+  EXPECT_EQ(held.feed_view("abc", scratch),
+            "\x1f"
+            "abc");
 
   const std::string packed = gzip(mgf);
   Decompressor gz("excerpt.mgf.gz");

@@ -17,8 +17,13 @@ struct Scratch {
 class Emitter {
  public:
   Emitter(const Scratch& scratch, const DigestOptions& options, uint32_t n, bool clipped_met,
-          std::vector<DigestedPeptide>& out)
-      : s_(scratch), o_(options), n_(n), clipped_met_(clipped_met), out_(out) {}
+          bool mass_bounded, std::vector<DigestedPeptide>& out)
+      : s_(scratch),
+        o_(options),
+        n_(n),
+        clipped_met_(clipped_met),
+        mass_bounded_(mass_bounded),
+        out_(out) {}
 
   // Returns false when the peptide is too heavy (callers extending `b` may stop).
   bool emit(uint32_t a, uint32_t b, uint32_t missed, uint8_t termini) {
@@ -26,9 +31,11 @@ class Emitter {
     if (length < static_cast<uint32_t>(o_.min_length)) return true;
     if (length > static_cast<uint32_t>(o_.max_length)) return false;
     if (s_.prefix_bad[b] != s_.prefix_bad[a]) return true;
-    const double mass = s_.prefix_mass[b] - s_.prefix_mass[a] + mass::kWater;
-    if (mass > o_.max_mass_da) return false;
-    if (mass < o_.min_mass_da) return true;
+    if (mass_bounded_) {
+      const double mass = s_.prefix_mass[b] - s_.prefix_mass[a] + mass::kWater;
+      if (mass > o_.max_mass_da) return false;
+      if (mass < o_.min_mass_da) return true;
+    }
     DigestedPeptide p;
     p.start = a;
     p.length = static_cast<uint16_t>(length);
@@ -45,6 +52,7 @@ class Emitter {
   const DigestOptions& o_;
   uint32_t n_;
   bool clipped_met_;
+  bool mass_bounded_;  // s_.prefix_mass filled and the bounds checked
   std::vector<DigestedPeptide>& out_;
 };
 
@@ -66,18 +74,27 @@ void digest(std::string_view sequence, const Enzyme& enzyme, const DigestOptions
   if (n == 0 || options.max_length < 1 || options.min_length > options.max_length) return;
   thread_local Scratch scratch;
   Scratch& s = scratch;
-  s.prefix_mass.resize(n + 1);
+  // The running mass sum is a chain of dependent additions (~4 cycles a residue): computed only
+  // when a mass bound can reject a peptide (the index builder filters modified masses itself).
+  const bool mass_bounded = options.min_mass_da > 0.0 || options.max_mass_da < kUnboundedMassDa;
   s.prefix_bad.resize(n + 1);
-  s.prefix_mass[0] = 0.0;
   s.prefix_bad[0] = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    const double r = mass::residue_mass(sequence[i]);
-    const bool bad = r < 0;
-    s.prefix_mass[i + 1] = s.prefix_mass[i] + (bad ? 0.0 : r);
-    s.prefix_bad[i + 1] = s.prefix_bad[i] + (bad ? 1u : 0u);
+  if (mass_bounded) {
+    s.prefix_mass.resize(n + 1);
+    s.prefix_mass[0] = 0.0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const double r = mass::residue_mass(sequence[i]);
+      const bool bad = r < 0;
+      s.prefix_mass[i + 1] = s.prefix_mass[i] + (bad ? 0.0 : r);
+      s.prefix_bad[i + 1] = s.prefix_bad[i] + (bad ? 1u : 0u);
+    }
+  } else {
+    for (uint32_t i = 0; i < n; ++i) {
+      s.prefix_bad[i + 1] = s.prefix_bad[i] + (mass::residue_mass(sequence[i]) < 0 ? 1u : 0u);
+    }
   }
   const bool clipped_met = options.clip_n_terminal_methionine && n > 1 && sequence[0] == 'M';
-  Emitter emitter(s, options, n, clipped_met, out);
+  Emitter emitter(s, options, n, clipped_met, mass_bounded, out);
   const auto max_len = static_cast<uint32_t>(std::min(options.max_length, 65535));
 
   if (enzyme.cleaves_every_bond()) {
@@ -92,13 +109,18 @@ void digest(std::string_view sequence, const Enzyme& enzyme, const DigestOptions
 
   // Boundaries: 0, each enzymatic site, n.
   auto& bounds = s.boundaries;
-  bounds.clear();
-  bounds.push_back(0);
+  // Written without a branch per residue: sites (K, R) fall at random, and the mispredicted
+  // branch was ~40% of the time of digesting a database.
+  bounds.resize(size_t{n} + 1);
+  size_t count = 1;
+  bounds[0] = 0;
   if (!enzyme.cleaves_no_bond()) {
     for (uint32_t i = 1; i < n; ++i) {
-      if (enzyme.is_site(sequence, i)) bounds.push_back(i);
+      bounds[count] = i;
+      count += enzyme.is_site(sequence, i) ? 1 : 0;
     }
   }
+  bounds.resize(count);
   bounds.push_back(n);
   const auto last_bound = static_cast<uint32_t>(bounds.size() - 1);
   const auto mc = static_cast<uint32_t>(std::max(options.missed_cleavages, 0));

@@ -27,13 +27,16 @@
 
 namespace ionflow {
 
+// DigestOptions::max_mass_da's default: no upper bound.
+inline constexpr double kUnboundedMassDa = 1e12;
+
 struct DigestOptions {
   int missed_cleavages = 1;
   bool semi_specific = false;
   int min_length = 5;  // residues, inclusive
   int max_length = 50;
   double min_mass_da = 0.0;  // neutral unmodified monoisotopic mass bounds, inclusive
-  double max_mass_da = 1e12;
+  double max_mass_da = kUnboundedMassDa;
   bool clip_n_terminal_methionine = true;
 };
 

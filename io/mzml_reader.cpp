@@ -3,7 +3,8 @@
 // MzmlSpectrumBuilder, and decode <binary> text as it arrives (Base64Decoder), then the array
 // bytes (BinaryArrayDecoder) when the element ends. referenceableParamGroup contents are stored
 // when met at the top of the file and replayed where a referenceableParamGroupRef appears.
-// Chromatograms, the indexList and fileChecksum are ignored.
+// Chromatograms, the indexList and fileChecksum are ignored. The bytes reach expat through an
+// Ms1SpectrumFilter, which drops MS1 spectra unread (mzml_ms1_filter.hpp).
 #include "io/mzml_reader.hpp"
 
 #include <expat.h>
@@ -16,6 +17,7 @@
 
 #include "io/base64.hpp"
 #include "io/binary_array.hpp"
+#include "io/mzml_ms1_filter.hpp"
 #include "io/mzml_spectrum_builder.hpp"
 
 namespace ionflow {
@@ -109,7 +111,7 @@ struct CvParam {
   std::string unit_accession;
 };
 
-class MzmlReader final : public SpectrumReader {
+class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink {
  public:
   MzmlReader(std::string file_name, uint32_t file_index)
       : file_name_(std::move(file_name)), file_index_(file_index) {
@@ -125,20 +127,14 @@ class MzmlReader final : public SpectrumReader {
   void feed(std::string_view block, std::vector<RawSpectrum>& out) override {
     check_not_failed();
     out_ = &out;
-    // Expat copies what it is given into its own buffer, kept and grown to the largest piece:
-    // pieces of 256 KiB stay in cache, where a 4 MiB block was copied into fresh pages.
-    constexpr size_t kPieceBytes = 256u << 10;
-    while (!block.empty()) {
-      const size_t n = std::min<size_t>(block.size(), kPieceBytes);
-      parse(block.data(), static_cast<int>(n), false);
-      block.remove_prefix(n);
-    }
+    ms1_filter_.push(block, *this);  // passes the bytes it keeps to pass(), below
     out_ = nullptr;
   }
 
   void finish(std::vector<RawSpectrum>& out) override {
     check_not_failed();
     out_ = &out;
+    ms1_filter_.finish(*this);
     parse(nullptr, 0, true);
     out_ = nullptr;
   }
@@ -146,6 +142,21 @@ class MzmlReader final : public SpectrumReader {
   const ReadStats& stats() const override { return stats_; }
 
  private:
+  // --- Ms1SpectrumFilter::Sink -----------------------------------------------------------------
+
+  // Pieces of at most ~1 MiB (the filter routes 256 KiB at a time; a held spectrum head is
+  // longer only up to its limit): expat copies them into its buffer, which stays in cache.
+  void pass(std::string_view bytes) override {
+    parse(bytes.data(), static_cast<int>(bytes.size()), false);
+  }
+  // Counted as the builder counts an MS1 spectrum it read (MzmlSpectrumBuilder::finish).
+  void dropped(std::string_view native_id) override {
+    ++stats_.spectra_seen;
+    const std::string reason = "MS level 1";
+    ++stats_.skipped[reason];
+    stats_.first_skipped_at.emplace(reason, "spectrum " + std::string(native_id));
+  }
+
   // --- expat plumbing -------------------------------------------------------------------------
 
   static void XMLCALL on_start(void* self, const XML_Char* name, const XML_Char** atts) {
@@ -188,9 +199,11 @@ class MzmlReader final : public SpectrumReader {
       std::rethrow_exception(pending_exception_);
     }
     const XML_Error code = XML_GetErrorCode(parser_);
+    // expat counts the bytes and lines it was given: add back the MS1 spectra dropped before.
     const XML_Index byte = XML_GetCurrentByteIndex(parser_);
-    const uint64_t offset = byte < 0 ? 0 : static_cast<uint64_t>(byte);
-    const uint64_t line = XML_GetCurrentLineNumber(parser_);
+    const uint64_t passed = byte < 0 ? 0 : static_cast<uint64_t>(byte);
+    const uint64_t offset = ms1_filter_.file_offset(passed);
+    const uint64_t line = ms1_filter_.file_line(passed, XML_GetCurrentLineNumber(parser_));
     std::string what;
     if (!fatal_message_.empty()) {
       what = fatal_message_;
@@ -422,6 +435,7 @@ class MzmlReader final : public SpectrumReader {
   std::string file_name_;
   uint32_t file_index_;
   XML_Parser parser_ = nullptr;
+  Ms1SpectrumFilter ms1_filter_;
   std::vector<RawSpectrum>* out_ = nullptr;
   ReadStats stats_;
 

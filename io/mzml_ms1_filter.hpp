@@ -1,0 +1,68 @@
+// Ms1SpectrumFilter: a byte-level pass in front of the mzML reader's XML parser that drops whole
+// MS1 <spectrum> elements, which a peptide search skips anyway. In a DDA run they are half of the
+// file's bytes (BSA1-3: 43-59%), and expat spent as long on them as on everything else.
+//
+// Contract: push() the file's (decompressed) bytes in order, in pieces of any size, then
+// finish(). The sink receives, in order, every byte that is not dropped (pass) and one call per
+// dropped spectrum (dropped, with its id attribute). A spectrum is dropped only when its own text
+// says it is MS level 1 beyond doubt: its start tag is `<spectrum` + whitespace with a plain
+// id="..." (no '&'), and up to its <binaryDataArrayList> (or its end) it has at least one
+// <cvParam ... accession="MS:1000511" ... value="1" ...>, no ms-level cvParam of another value, no
+// <precursor and no <referenceableParamGroupRef (a group could set the level). Any other spectrum
+// passes untouched, so the parser reads exactly what it read before minus such MS1 spectra
+// (their well-formedness is no longer checked). A spectrum head longer than 1 MiB passes.
+//
+// Positions: the parser counts bytes and lines of the passed stream; file_offset() and
+// file_line() turn them back into the file's (adding what was dropped before that point).
+// Not thread-safe (one per file being parsed). Errors: none (bad XML is the parser's to report).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ionflow {
+
+class Ms1SpectrumFilter {
+ public:
+  class Sink {
+   public:
+    virtual ~Sink() = default;
+    virtual void pass(std::string_view bytes) = 0;
+    virtual void dropped(std::string_view native_id) = 0;
+  };
+
+  void push(std::string_view bytes, Sink& sink);
+  // End of input: passes whatever is still held (a file ending inside a spectrum is then
+  // truncated XML for the parser to report).
+  void finish(Sink& sink);
+
+  // File byte offset of passed-stream byte `passed_offset`.
+  uint64_t file_offset(uint64_t passed_offset) const;
+  // File line (1-based) of passed-stream line `passed_line` at byte `passed_offset`.
+  uint64_t file_line(uint64_t passed_offset, uint64_t passed_line) const;
+
+ private:
+  enum class State { kPass, kHead, kDrop };
+  struct Drop {
+    uint64_t passed_offset;  // bytes passed before the dropped spectrum
+    uint64_t bytes_before;   // bytes dropped up to and including this spectrum
+    uint64_t lines_before;   // newlines dropped up to and including this spectrum
+  };
+
+  // Handles buffer_[0, end) as far as it can; returns how many bytes were consumed.
+  size_t route(bool final, Sink& sink);
+  void emit(std::string_view bytes, Sink& sink);
+  static bool drops(std::string_view head, std::string_view& native_id);
+
+  State state_ = State::kPass;
+  std::string buffer_;  // bytes not yet routed (a partial tag, a spectrum head, a piece)
+  uint64_t passed_ = 0;
+  uint64_t dropping_bytes_ = 0;  // of the spectrum being dropped so far
+  uint64_t dropping_lines_ = 0;
+  std::string dropping_id_;
+  std::vector<Drop> drops_;
+};
+
+}  // namespace ionflow

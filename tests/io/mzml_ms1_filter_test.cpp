@@ -1,0 +1,140 @@
+// Ms1SpectrumFilter: which spectra it drops (only MS1 beyond doubt), that everything else passes
+// byte for byte in any piece sizes, and the position mapping back to the file.
+#include "io/mzml_ms1_filter.hpp"
+
+#include <expat.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "io/mzml_reader.hpp"
+#include "io/parse_error.hpp"
+#include "io_test_support.hpp"
+
+namespace ionflow {
+namespace {
+
+struct Collect : Ms1SpectrumFilter::Sink {
+  std::string passed;
+  std::vector<std::string> dropped_ids;
+  void pass(std::string_view bytes) override { passed.append(bytes); }
+  void dropped(std::string_view id) override { dropped_ids.emplace_back(id); }
+};
+
+std::string spectrum(const std::string& id, const std::string& level_terms,
+                     const std::string& extra = "") {
+  return "<spectrum id=\"" + id + "\" index=\"0\" defaultArrayLength=\"2\">\n" + level_terms +
+         extra +
+         "  <binaryDataArrayList count=\"1\">\n    <binaryDataArray><binary>AAAA</binary>"
+         "</binaryDataArray>\n  </binaryDataArrayList>\n</spectrum>";
+}
+
+const std::string kMs1 = "  <cvParam cvRef=\"MS\" accession=\"MS:1000511\" value=\"1\"/>\n";
+const std::string kMs2 = "  <cvParam cvRef=\"MS\" accession=\"MS:1000511\" value=\"2\"/>\n";
+
+Collect run(const std::string& text, size_t piece) {
+  Ms1SpectrumFilter filter;
+  Collect sink;
+  for (size_t at = 0; at < text.size(); at += piece) {
+    filter.push(std::string_view(text).substr(at, piece), sink);
+  }
+  filter.finish(sink);
+  return sink;
+}
+
+TEST(Ms1SpectrumFilter, DropsOnlyMs1SpectraInAnyPieceSize) {
+  const std::string head = "<mzML><run><spectrumList count=\"5\">\n";
+  const std::string ms2 = spectrum("scan=2", kMs2);
+  const std::string no_level = spectrum("scan=3", "");
+  const std::string with_precursor =
+      spectrum("scan=4", kMs1, "  <precursorList><precursor/></precursorList>\n");
+  const std::string with_group =
+      spectrum("scan=5", kMs1, "  <referenceableParamGroupRef ref=\"g\"/>\n");
+  const std::string two_levels = spectrum("scan=6", kMs1 + kMs2);
+  const std::string entity_id = spectrum("scan=7&amp;x", kMs1);
+  const std::string tail = "</spectrumList></run></mzML>\n";
+  // Spectra end at "</spectrum>": the newline after a dropped one stays.
+  const std::string text = head + spectrum("scan=1", kMs1) + "\n" + ms2 + "\n" + no_level + "\n" +
+                           with_precursor + "\n" + with_group + "\n" + two_levels + "\n" +
+                           entity_id + "\n" + spectrum("scan=8", kMs1) + "\n" + tail;
+  const std::string kept = head + "\n" + ms2 + "\n" + no_level + "\n" + with_precursor + "\n" +
+                           with_group + "\n" + two_levels + "\n" + entity_id + "\n\n" + tail;
+  for (size_t piece : {size_t{1}, size_t{2}, size_t{7}, size_t{64}, text.size()}) {
+    SCOPED_TRACE(piece);
+    const Collect c = run(text, piece);
+    EXPECT_EQ(c.passed, kept);
+    EXPECT_EQ(c.dropped_ids, (std::vector<std::string>{"scan=1", "scan=8"}));
+  }
+}
+
+TEST(Ms1SpectrumFilter, MapsPassedPositionsBackToTheFile) {
+  const std::string head = "<mzML><run><spectrumList count=\"2\">\n";
+  const std::string dropped = spectrum("scan=1", kMs1);  // 5 newlines inside
+  const std::string text = head + dropped + spectrum("scan=2", kMs2);
+  Ms1SpectrumFilter filter;
+  Collect sink;
+  filter.push(text, sink);
+  filter.finish(sink);
+  ASSERT_EQ(sink.dropped_ids.size(), 1u);
+  EXPECT_EQ(filter.file_offset(10), 10u);  // before the drop
+  EXPECT_EQ(filter.file_line(10, 1), 1u);
+  const uint64_t after = head.size() + 5;  // passed stream: 5 bytes into the MS2 spectrum
+  EXPECT_EQ(filter.file_offset(after), after + dropped.size());
+  const auto dropped_lines =
+      static_cast<uint64_t>(std::count(dropped.begin(), dropped.end(), '\n'));
+  EXPECT_EQ(dropped_lines, 5u);
+  EXPECT_EQ(filter.file_line(after, 2), 2u + dropped_lines);
+}
+
+TEST(Ms1SpectrumFilter, AFileEndingInsideADroppedSpectrumIsStillTruncated) {
+  const std::string text =
+      "<mzML><run><spectrumList count=\"1\">\n" + spectrum("scan=1", kMs1).substr(0, 150);
+  const Collect c = run(text, 16);
+  EXPECT_TRUE(c.dropped_ids.empty());  // never completed
+  EXPECT_EQ(c.passed, "<mzML><run><spectrumList count=\"1\">\n");
+}
+
+// The BSA1 run: its 564 MS1 spectra are dropped before the XML parser, and the reader reports
+// them as before; an XML error after them is placed at its true byte offset and line.
+TEST(Ms1SpectrumFilter, Bsa1ReaderCountsAndErrorPositions) {
+  const std::string data =
+      io_testing::read_file(std::string(IONFLOW_EXAMPLES_DIR) + "/BSA/BSA1.mzML");
+  {
+    Ms1SpectrumFilter filter;
+    Collect sink;
+    filter.push(data, sink);
+    filter.finish(sink);
+    EXPECT_EQ(sink.dropped_ids.size(), 564u);
+    EXPECT_EQ(sink.dropped_ids.front(), "spectrum=1011");
+    EXPECT_LT(sink.passed.size(), data.size() / 2);  // 52% of the file's bytes are MS1 spectra
+  }
+  // Break the last spectrum's closing tag: the error names its real line and offset.
+  const size_t bad = data.rfind("</spectrum>");
+  ASSERT_NE(bad, std::string::npos);
+  std::string broken = data;
+  broken.replace(bad, 11, "</spectrumX>");
+  // Where expat itself puts the error when it reads the whole file.
+  XML_Parser xml = XML_ParserCreate(nullptr);
+  ASSERT_EQ(XML_Parse(xml, broken.data(), static_cast<int>(broken.size()), XML_TRUE),
+            XML_STATUS_ERROR);
+  const auto line = static_cast<uint64_t>(XML_GetCurrentLineNumber(xml));
+  const auto offset = static_cast<uint64_t>(XML_GetCurrentByteIndex(xml));
+  XML_ParserFree(xml);
+  EXPECT_GT(offset, bad);
+  EXPECT_LT(offset, bad + 11);
+  auto reader = make_mzml_reader("BSA1.mzML", 0);
+  std::vector<RawSpectrum> out;
+  try {
+    reader->feed(broken, out);
+    reader->finish(out);
+    FAIL() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), line);
+    EXPECT_EQ(e.byte_offset(), offset);
+  }
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -1,18 +1,29 @@
 // Unimod (unimod.hpp): unimod.xml read with expat (the umod: namespace, elements
 // <umod:mod title record_id>, <umod:specificity site position>, <umod:delta mono_mass>,
 // <umod:alt_name>), then names resolved in the Mascot style.
+//
+// Start-up cost: the constructor only reads the file and scans its raw text once for the
+// <umod:mod> start tags (a title index, ~1 ms for the 2.4 MB file); a title look-up parses just
+// that one element with expat. The whole-file expat parse (~20 ms) runs at most once, lazily,
+// for what the title index cannot answer: full names, alternative names, "UNIMOD:n"
+// accessions and unknown names (their "did you mean" suggestions).
 #include "scoring/unimod.hpp"
 
 #include <expat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -107,19 +118,310 @@ struct Parser {
   }
 };
 
+// Runs expat over `text` (the whole file, or one <umod:mod> element: a fragment parses alone
+// because the parser does no namespace processing). Returns "" or "line L, byte B: message".
+std::string parse_xml(std::string_view text, std::vector<Entry>& entries,
+                      std::vector<std::pair<std::string, size_t>>& alt_names) {
+  Parser parser;
+  parser.entries = &entries;
+  parser.alt_names = &alt_names;
+  XML_Parser xml = XML_ParserCreate(nullptr);
+  XML_SetUserData(xml, &parser);
+  XML_SetElementHandler(xml, &Parser::on_start, &Parser::on_end);
+  XML_SetCharacterDataHandler(xml, &Parser::on_text);
+  const bool ok = XML_Parse(xml, text.data(), static_cast<int>(text.size()), 1) != XML_STATUS_ERROR;
+  std::string error;
+  if (!ok) {
+    error = "line " + std::to_string(XML_GetCurrentLineNumber(xml)) + ", byte " +
+            std::to_string(XML_GetCurrentByteIndex(xml)) + ": " +
+            XML_ErrorString(XML_GetErrorCode(xml));
+  }
+  XML_ParserFree(xml);
+  return error;
+}
+
+bool is_xml_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// A byte loop rather than memcmp: the scan calls it at every '<' (~37k in unimod.xml) and most
+// calls differ at the first or second byte.
+bool starts_with(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (s[i] != prefix[i]) return false;
+  }
+  return true;
+}
+
+// Appends code point `cp` as UTF-8; false if it is not an XML 1.0 Char (section 2.2).
+bool append_utf8(uint32_t cp, std::string& out) {
+  const bool is_char = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
+                       (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
+  if (!is_char) return false;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return true;
+}
+
+// An attribute value as expat reports it without a DTD (XML 1.0 section 3.3.3): the predefined
+// entities &lt; &gt; &amp; &quot; &apos;, character references (&#62; &#x3E;), and a literal
+// tab, newline or carriage return (CR LF counted once) as a space. False for what only a full
+// parser can answer (another entity, a bad reference, a '<'): the title index then stops there.
+bool decode_attribute(std::string_view raw, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (c == '<') return false;
+    if (c == '\r') {
+      if (i + 1 < raw.size() && raw[i + 1] == '\n') ++i;
+      out += ' ';
+    } else if (c == '\t' || c == '\n') {
+      out += ' ';
+    } else if (c != '&') {
+      out += c;
+    } else {
+      const size_t semi = raw.find(';', i + 1);
+      if (semi == std::string_view::npos) return false;
+      const std::string_view ref = raw.substr(i + 1, semi - i - 1);
+      i = semi;
+      if (ref == "lt") {
+        out += '<';
+      } else if (ref == "gt") {
+        out += '>';
+      } else if (ref == "amp") {
+        out += '&';
+      } else if (ref == "quot") {
+        out += '"';
+      } else if (ref == "apos") {
+        out += '\'';
+      } else if (ref.size() >= 2 && ref[0] == '#') {
+        const bool hex = ref[1] == 'x';
+        const std::string_view digits = ref.substr(hex ? 2 : 1);
+        uint32_t cp = 0;
+        const auto [ptr, ec] =
+            std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
+        if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() ||
+            !append_utf8(cp, out)) {
+          return false;
+        }
+      } else {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Bytes [begin, end) of one <umod:mod ...>...</umod:mod> element; end 0 while (or if never)
+// closed.
+struct ModSpan {
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+// The title index built by a raw text scan: lower-cased decoded title -> span of the first
+// <umod:mod> element with that title, in document order (the full parse's precedence). The scan
+// walks the markup ('<' cannot occur in character data or attribute values), skips comments,
+// CDATA sections and processing instructions, and stops at the first start tag or title it
+// cannot read: later elements are left to the full parse. A DOCTYPE (which may declare entities
+// or default attributes) or a declared encoding other than UTF-8/ASCII empties the index.
+struct TitleIndex {
+  std::unordered_map<std::string, ModSpan> spans;
+  size_t start_tags = 0;  // <umod:mod> start tags seen
+};
+
+TitleIndex scan_titles(std::string_view xml) {
+  constexpr std::string_view kStart = "<umod:mod";
+  constexpr std::string_view kEnd = "</umod:mod";
+  constexpr size_t npos = std::string_view::npos;
+  TitleIndex index;
+  ModSpan* open = nullptr;  // the element being read, if it is the first with its title
+  bool in_mod = false;
+  std::string title;
+  size_t pos = 0;
+  while ((pos = xml.find('<', pos)) != npos) {
+    const std::string_view rest = xml.substr(pos);
+    if (starts_with(rest, "<!--")) {
+      pos = xml.find("-->", pos + 4);
+      if (pos == npos) break;
+      pos += 3;
+    } else if (starts_with(rest, "<![CDATA[")) {
+      pos = xml.find("]]>", pos + 9);
+      if (pos == npos) break;
+      pos += 3;
+    } else if (starts_with(rest, "<?")) {
+      const size_t close = xml.find("?>", pos + 2);
+      if (close == npos) break;
+      const std::string_view pi = xml.substr(pos, close - pos);
+      if (starts_with(pi, "<?xml") && pi.size() > 5 && is_xml_space(pi[5])) {
+        if (const size_t e = pi.find("encoding"); e != npos) {
+          const size_t q = pi.find_first_of("\"'", e);
+          const size_t q_end = q == npos ? npos : pi.find(pi[q], q + 1);
+          const std::string encoding =
+              q_end == npos ? std::string() : lower(pi.substr(q + 1, q_end - q - 1));
+          if (encoding != "utf-8" && encoding != "us-ascii") return TitleIndex{};
+        }
+      }
+      pos = close + 2;
+    } else if (starts_with(rest, "<!")) {
+      return TitleIndex{};  // a DOCTYPE
+    } else if (starts_with(rest, kStart) && rest.size() > kStart.size() &&
+               (is_xml_space(rest[kStart.size()]) || rest[kStart.size()] == '>' ||
+                rest[kStart.size()] == '/')) {
+      if (in_mod) break;  // nested <umod:mod>: leave it to the full parse
+      ++index.start_tags;
+      // Attributes: name = "value" or 'value' (a value may hold '>'), up to '>' or "/>".
+      size_t i = pos + kStart.size();
+      std::optional<std::string_view> raw_title;
+      size_t tag_end = npos;
+      bool self_closing = false;
+      while (i < xml.size()) {
+        while (i < xml.size() && is_xml_space(xml[i])) ++i;
+        if (i < xml.size() && xml[i] == '>') {
+          tag_end = i + 1;
+          break;
+        }
+        if (starts_with(xml.substr(i), "/>")) {
+          tag_end = i + 2;
+          self_closing = true;
+          break;
+        }
+        const size_t name_begin = i;
+        while (i < xml.size() && !is_xml_space(xml[i]) && xml[i] != '=' && xml[i] != '>' &&
+               xml[i] != '/') {
+          ++i;
+        }
+        const std::string_view name = xml.substr(name_begin, i - name_begin);
+        while (i < xml.size() && is_xml_space(xml[i])) ++i;
+        if (name.empty() || i >= xml.size() || xml[i] != '=') break;
+        ++i;
+        while (i < xml.size() && is_xml_space(xml[i])) ++i;
+        if (i >= xml.size() || (xml[i] != '"' && xml[i] != '\'')) break;
+        const size_t close = xml.find(xml[i], i + 1);
+        if (close == npos) break;
+        if (name == "title" && !raw_title) raw_title = xml.substr(i + 1, close - i - 1);
+        i = close + 1;
+      }
+      if (tag_end == npos) break;  // a start tag it cannot read (or a truncated file)
+      if (!raw_title) {
+        title.clear();  // the full parse gives such an entry an empty title
+      } else if (!decode_attribute(*raw_title, title)) {
+        break;
+      }
+      const auto [it, inserted] = index.spans.emplace(lower(title), ModSpan{pos, 0});
+      open = inserted ? &it->second : nullptr;
+      if (self_closing) {
+        if (open != nullptr) open->end = tag_end;
+      } else {
+        in_mod = true;
+      }
+      pos = tag_end;
+    } else if (starts_with(rest, kEnd) && rest.size() > kEnd.size() &&
+               (is_xml_space(rest[kEnd.size()]) || rest[kEnd.size()] == '>')) {
+      size_t i = pos + kEnd.size();
+      while (i < xml.size() && is_xml_space(xml[i])) ++i;
+      if (!in_mod || i >= xml.size() || xml[i] != '>') break;
+      if (open != nullptr) open->end = i + 1;
+      in_mod = false;
+      pos = i + 1;
+    } else {
+      ++pos;
+    }
+  }
+  return index;
+}
+
 }  // namespace
 
 struct Unimod::Impl {
+  std::string path;
+  std::string content;  // the whole file; immutable after construction
+  TitleIndex titles;    // immutable after construction
+
+  // The whole-file parse, run at most once (full_once); full_parsed is set (release) after
+  // entries, by_name and by_accession are built, which are then immutable.
+  std::once_flag full_once;
+  std::atomic<bool> full_parsed{false};
+  std::string full_error;  // why the full parse failed (set inside call_once)
   std::vector<Entry> entries;
   std::unordered_map<std::string, size_t> by_name;  // lower-case title, full name, alt names
   std::unordered_map<int, size_t> by_accession;
 
-  const Entry* find(std::string_view name) const {
-    auto it = by_name.find(lower(trim(name)));
-    return it == by_name.end() ? nullptr : &entries[it->second];
+  // Parses the whole file once; throws std::runtime_error (every time) if that failed.
+  void ensure_full_parse() {
+    std::call_once(full_once, [this] {
+      try {
+        parse_whole_file();
+        full_parsed.store(true, std::memory_order_release);
+      } catch (const std::exception& e) {
+        full_error = e.what();
+      }
+    });
+    if (!full_parsed.load(std::memory_order_acquire)) throw std::runtime_error(full_error);
   }
 
-  [[noreturn]] void unknown(std::string_view name, std::string_view text) const {
+  void parse_whole_file() {
+    std::vector<std::pair<std::string, size_t>> alt_names;
+    const std::string error = parse_xml(content, entries, alt_names);
+    if (!error.empty()) {
+      throw std::runtime_error("Unimod file '" + path + "': XML error at " + error);
+    }
+    if (entries.empty()) {
+      throw std::runtime_error("Unimod file '" + path + "' has no <umod:mod> entries");
+    }
+    // Titles first so that a title always wins over another entry's full or alternative name.
+    for (size_t i = 0; i < entries.size(); ++i) {
+      by_name.emplace(lower(entries[i].title), i);
+      by_accession.emplace(entries[i].accession, i);
+    }
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (!entries[i].full_name.empty()) by_name.emplace(lower(entries[i].full_name), i);
+    }
+    for (const auto& [name, i] : alt_names) by_name.emplace(lower(trim(name)), i);
+  }
+
+  // The fast path: the element whose title is `key` (lower-cased), parsed alone. Empty if no
+  // indexed title matches or the element does not parse (the full parse then reports it).
+  std::optional<Entry> find_title(const std::string& key) const {
+    const auto it = titles.spans.find(key);
+    if (it == titles.spans.end() || it->second.end == 0) return std::nullopt;
+    const ModSpan span = it->second;
+    std::vector<Entry> one;
+    std::vector<std::pair<std::string, size_t>> alt_names;
+    const std::string error = parse_xml(
+        std::string_view(content).substr(span.begin, span.end - span.begin), one, alt_names);
+    if (!error.empty() || one.size() != 1 || lower(one[0].title) != key) return std::nullopt;
+    return std::move(one[0]);
+  }
+
+  // A title, full name or alternative name (case-insensitive), titles first.
+  std::optional<Entry> find(std::string_view name) {
+    const std::string key = lower(trim(name));
+    if (!full_parsed.load(std::memory_order_acquire)) {
+      if (auto entry = find_title(key)) return entry;
+      ensure_full_parse();
+    }
+    const auto it = by_name.find(key);
+    if (it == by_name.end()) return std::nullopt;
+    return entries[it->second];
+  }
+
+  [[noreturn]] void unknown(std::string_view name, std::string_view text) {
+    ensure_full_parse();
     const std::string query = lower(trim(name));
     std::vector<std::pair<size_t, const std::string*>> scored;
     const size_t limit = std::max<size_t>(2, query.size() / 3);
@@ -145,51 +447,51 @@ struct Unimod::Impl {
 };
 
 Unimod::Unimod(const std::string& unimod_xml_path) : impl_(std::make_unique<Impl>()) {
+  impl_->path = unimod_xml_path;
   std::ifstream in(unimod_xml_path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read Unimod file '" + unimod_xml_path + "'");
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-
-  std::vector<std::pair<std::string, size_t>> alt_names;
-  Parser parser;
-  parser.entries = &impl_->entries;
-  parser.alt_names = &alt_names;
-  XML_Parser xml = XML_ParserCreate(nullptr);
-  XML_SetUserData(xml, &parser);
-  XML_SetElementHandler(xml, &Parser::on_start, &Parser::on_end);
-  XML_SetCharacterDataHandler(xml, &Parser::on_text);
-  const bool ok =
-      XML_Parse(xml, content.data(), static_cast<int>(content.size()), 1) != XML_STATUS_ERROR;
-  std::string error;
-  if (!ok) {
-    error = "Unimod file '" + unimod_xml_path + "': XML error at line " +
-            std::to_string(XML_GetCurrentLineNumber(xml)) + ", byte " +
-            std::to_string(XML_GetCurrentByteIndex(xml)) + ": " +
-            XML_ErrorString(XML_GetErrorCode(xml));
+  // Straight into the string when the size is known, then whatever is left (a file that grew).
+  std::string& content = impl_->content;
+  std::error_code size_error;
+  const auto size = std::filesystem::file_size(unimod_xml_path, size_error);
+  if (!size_error && size > 0) {
+    content.resize(static_cast<size_t>(size));
+    in.read(content.data(), static_cast<std::streamsize>(size));
+    content.resize(static_cast<size_t>(in.gcount()));
   }
-  XML_ParserFree(xml);
-  if (!ok) throw std::runtime_error(error);
-  if (impl_->entries.empty()) {
-    throw std::runtime_error("Unimod file '" + unimod_xml_path + "' has no <umod:mod> entries");
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    content.append(buffer, static_cast<size_t>(in.gcount()));
   }
-  // Titles first so that a title always wins over another entry's full or alternative name.
-  for (size_t i = 0; i < impl_->entries.size(); ++i) {
-    impl_->by_name.emplace(lower(impl_->entries[i].title), i);
-    impl_->by_accession.emplace(impl_->entries[i].accession, i);
-  }
-  for (size_t i = 0; i < impl_->entries.size(); ++i) {
-    if (!impl_->entries[i].full_name.empty()) {
-      impl_->by_name.emplace(lower(impl_->entries[i].full_name), i);
-    }
-  }
-  for (const auto& [name, i] : alt_names) impl_->by_name.emplace(lower(trim(name)), i);
+  if (in.bad()) throw std::runtime_error("cannot read Unimod file '" + unimod_xml_path + "'");
+  impl_->titles = scan_titles(content);
+  // No <umod:mod> start tag found by the scan (no entries, an unreadable prolog, UTF-16, ...):
+  // parse now, so that the errors of a file without entries come from the constructor as before.
+  if (impl_->titles.start_tags == 0) impl_->ensure_full_parse();
 }
 
 Unimod::~Unimod() = default;
 
 std::pair<double, int> Unimod::lookup(std::string_view title) const {
-  const Entry* e = impl_->find(title);
-  if (e == nullptr) impl_->unknown(title, title);
+  const std::optional<Entry> e = impl_->find(title);
+  if (!e) impl_->unknown(title, title);
   return {e->mono_mass_da, e->accession};
+}
+
+void Unimod::parse_whole_file() const {
+  impl_->ensure_full_parse();
+}
+
+bool Unimod::whole_file_parsed() const {
+  return impl_->full_parsed.load(std::memory_order_acquire);
+}
+
+std::vector<std::string> Unimod::titles() const {
+  impl_->ensure_full_parse();
+  std::vector<std::string> out;
+  out.reserve(impl_->entries.size());
+  for (const auto& e : impl_->entries) out.push_back(e.title);
+  return out;
 }
 
 Modification Unimod::resolve(std::string_view text, bool fixed) const {
@@ -217,6 +519,7 @@ Modification Unimod::resolve(std::string_view text, bool fixed) const {
     int accession = 0;
     const std::string_view digits = trim(name.substr(7));
     const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), accession);
+    impl_->ensure_full_parse();
     auto it = impl_->by_accession.end();
     if (ec == std::errc() && ptr == digits.data() + digits.size()) {
       it = impl_->by_accession.find(accession);
@@ -236,8 +539,8 @@ Modification Unimod::resolve(std::string_view text, bool fixed) const {
     }
     m.mass_delta_da = mass;
   } else {
-    const Entry* e = impl_->find(name);
-    if (e == nullptr) impl_->unknown(name, text);
+    const std::optional<Entry> e = impl_->find(name);
+    if (!e) impl_->unknown(name, text);
     m.name = e->title;
     m.unimod_accession = e->accession;
     m.mass_delta_da = e->mono_mass_da;

@@ -8,7 +8,20 @@
 // Errors: std::invalid_argument whose message names the text and, for unknown names, lists
 // the closest Unimod titles ("unknown modification 'Oxidaton'; did you mean: Oxidation, ...").
 // A site that Unimod does not list for that modification is accepted with a warning-free rule:
-// the user's site wins (as Mascot's custom sites do). Thread-safe after construction.
+// the user's site wins (as Mascot's custom sites do).
+//
+// Cost: every search job constructs one, so the constructor only reads the file (2.4 MB) and
+// indexes the <umod:mod> titles by a raw text scan (~1 ms); a name that is a Unimod title (the
+// common "Carbamidomethyl (C)", "Oxidation (M)") is answered by parsing just that element. The
+// whole-file XML parse (~20 ms) is lazy: it runs at most once, at the first look-up that needs
+// it: a full name ("Oxidation or Hydroxylation"), an alternative name, a "UNIMOD:n" accession,
+// an unknown name (for its suggestions), titles() or parse_whole_file().
+// Thread-safe after construction: const methods may be called from several threads (the lazy
+// parse is guarded by std::call_once).
+// A malformed unimod.xml is reported when the whole file is parsed: by the constructor if the
+// scan finds no <umod:mod> element, else by the first look-up that needs the full parse (or
+// whose element does not parse alone) as std::runtime_error naming the path, line, byte and
+// expat's message. Elements that parse alone may still resolve from a file malformed elsewhere.
 #pragma once
 
 #include <memory>
@@ -22,18 +35,34 @@ namespace ionflow {
 
 class Unimod {
  public:
-  // Loads and indexes unimod.xml. Throws std::runtime_error naming the path if unreadable.
+  // Reads unimod.xml and indexes its titles (the whole-file parse is lazy, see above). Throws
+  // std::runtime_error naming the path if unreadable, and, if the file has no <umod:mod>
+  // element, its XML error or "has no <umod:mod> entries".
   explicit Unimod(const std::string& unimod_xml_path = IONFLOW_UNIMOD_XML);
   ~Unimod();
   Unimod(const Unimod&) = delete;
   Unimod& operator=(const Unimod&) = delete;
 
-  // Resolves one modification text (see forms above). Throws std::invalid_argument.
+  // Resolves one modification text (see forms above). Throws std::invalid_argument; and
+  // std::runtime_error (path, line, byte) if it needed the whole-file parse and that failed.
   Modification resolve(std::string_view text, bool fixed) const;
 
-  // Monoisotopic delta (Da) and accession of a Unimod title, e.g. "Oxidation" -> 15.994915, 35.
-  // Throws std::invalid_argument if unknown.
+  // Monoisotopic delta (Da) and accession of a Unimod title (or full or alternative name),
+  // e.g. "Oxidation" -> 15.994915, 35. Throws std::invalid_argument if unknown, and
+  // std::runtime_error as resolve() does.
   std::pair<double, int> lookup(std::string_view title) const;
+
+  // Parses the whole file now instead of at the first look-up that needs it, e.g. for a
+  // long-running service to validate unimod.xml at start-up. Throws std::runtime_error naming
+  // the path, line and byte if the file is not well-formed XML (every call, not only the first).
+  void parse_whole_file() const;
+
+  // True once the whole file has been parsed (for tests and diagnostics: a title look-up leaves
+  // it false).
+  bool whole_file_parsed() const;
+
+  // Every <umod:mod> title in file order (parses the whole file; throws as parse_whole_file()).
+  std::vector<std::string> titles() const;
 
  private:
   struct Impl;

@@ -3,10 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "scoring/modification_spec.hpp"
 
@@ -137,6 +145,230 @@ TEST(Unimod, LoadsQuickly) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("unimod.xml loaded in %.3f s\n", seconds);  // reported, not asserted
   EXPECT_EQ(fresh.lookup("Phospho").second, 21);
+}
+
+// A look-up's outcome as text ("mass accession" or the exception), to compare two instances.
+std::string outcome(const Unimod& u, const std::string& name) {
+  try {
+    const auto [mass, accession] = u.lookup(name);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g %d", mass, accession);
+    return text;
+  } catch (const std::exception& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+// Writes `text` to a file of its own in the temporary directory; removed by the destructor.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_((std::filesystem::temp_directory_path() /
+               ("ionflow_unimod_test_" + std::to_string(::getpid()) + "_" + name))
+                  .string()) {
+    std::ofstream(path_, std::ios::binary) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_unimod_xml() {
+  std::ifstream in(IONFLOW_UNIMOD_XML, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(UnimodFastPath, EveryTitleMatchesTheFullParse) {
+  const Unimod full;
+  const std::vector<std::string> titles = full.titles();
+  ASSERT_TRUE(full.whole_file_parsed());
+  // Debian openms-common's unimod.xml has 1505 <umod:mod> elements.
+  EXPECT_GE(titles.size(), 1500u);
+  EXPECT_EQ(titles.front(), "Acetyl");  // record 1, the file's first element
+
+  const Unimod fast;
+  EXPECT_FALSE(fast.whole_file_parsed());
+  size_t with_entities = 0;
+  for (const std::string& title : titles) {
+    // The full parse's titles are decoded ("Gln->pyro-Glu" is written "Gln-&gt;pyro-Glu").
+    if (title.find_first_of("<>&\"'") != std::string::npos) ++with_entities;
+    EXPECT_EQ(outcome(fast, title), outcome(full, title)) << title;
+  }
+  EXPECT_GT(with_entities, 100u);  // e.g. the ~280 "X->Y" substitutions
+  // Every title was answered by its own element: the whole file was never parsed.
+  EXPECT_FALSE(fast.whole_file_parsed());
+}
+
+TEST(UnimodFastPath, KnownTitlesWithoutTheFullParse) {
+  // Values from unimod.org records 35, 4, 28, 21.
+  const Unimod u;
+  auto [mass, accession] = u.lookup("Oxidation");
+  EXPECT_NEAR(mass, 15.994915, 1e-6);
+  EXPECT_EQ(accession, 35);
+  std::tie(mass, accession) = u.lookup("Carbamidomethyl");
+  EXPECT_NEAR(mass, 57.021464, 1e-6);
+  EXPECT_EQ(accession, 4);
+  std::tie(mass, accession) = u.lookup("gln->PYRO-glu");
+  EXPECT_NEAR(mass, -17.026549, 1e-6);
+  EXPECT_EQ(accession, 28);
+  std::tie(mass, accession) = u.lookup("  Phospho ");
+  EXPECT_NEAR(mass, 79.966331, 1e-6);
+  EXPECT_EQ(accession, 21);
+
+  const Modification c = u.resolve("Carbamidomethyl (C)", true);
+  EXPECT_EQ(c.name, "Carbamidomethyl");
+  EXPECT_EQ(c.unimod_accession, 4);
+  EXPECT_NEAR(c.mass_delta_da, 57.021464, 1e-6);
+  EXPECT_EQ(c.residues, "C");
+  const Modification q = u.resolve("Gln->pyro-Glu (N-term Q)", false);
+  EXPECT_EQ(q.name, "Gln->pyro-Glu");  // decoded, as the full parse gives it
+  EXPECT_EQ(q.unimod_accession, 28);
+  EXPECT_FALSE(u.whole_file_parsed());
+}
+
+TEST(UnimodFastPath, FullNamesAltNamesAndAccessionsUseTheFullParse) {
+  {
+    const Unimod u;  // record 35's full name
+    const auto [mass, accession] = u.lookup("oxidation or hydroxylation");
+    EXPECT_NEAR(mass, 15.994915, 1e-6);
+    EXPECT_EQ(accession, 35);
+    EXPECT_TRUE(u.whole_file_parsed());
+    EXPECT_EQ(u.lookup("Carbamidomethyl").second, 4);  // titles still resolve afterwards
+  }
+  {
+    const Unimod u;  // record 4's alternative name and full name
+    EXPECT_EQ(u.lookup("Carboxyamidomethylation").second, 4);
+    EXPECT_EQ(u.lookup("Iodoacetamide derivative").second, 4);
+  }
+  {
+    const Unimod u;
+    const Modification m = u.resolve("UNIMOD:35 (M)", false);
+    EXPECT_EQ(m.name, "Oxidation");
+    EXPECT_EQ(m.unimod_accession, 35);
+    EXPECT_NEAR(m.mass_delta_da, 15.994915, 1e-6);
+    EXPECT_TRUE(u.whole_file_parsed());
+  }
+  {
+    const Unimod u;  // an unknown name still gets its suggestions
+    try {
+      u.lookup("Phosph");
+      FAIL() << "expected std::invalid_argument";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("did you mean: Phospho"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A hand-written file: precedence (a title wins over another entry's full name; the first of
+// two titles equal but for case wins), a commented-out element, a CDATA section holding a start
+// tag, single quotes, a '>' and entities in a title, a self-closing element.
+const char kSmallUnimod[] = R"(<?xml version="1.0" encoding="utf-8"?>
+<!-- <umod:mod title="Ghost" record_id="9"><umod:delta mono_mass="9.5"/></umod:mod> -->
+<umod:unimod xmlns:umod="http://www.unimod.org/xmlns/schema/unimod_2">
+ <umod:modifications>
+  <umod:mod title="Alpha" full_name="Beta" record_id="1"><umod:delta mono_mass="1.5"/></umod:mod>
+  <umod:mod title="Beta" full_name="Gamma" record_id="2">
+   <umod:delta mono_mass="2.5"/><umod:alt_name>Delta</umod:alt_name>
+  </umod:mod >
+  <umod:mod title="ALPHA" record_id="3"><umod:delta mono_mass="3.5"/></umod:mod>
+  <umod:mod record_id='4' title='a>b &amp; &quot;c&quot; &#x3B1;&#946; &lt;d&gt;'>
+   <umod:delta mono_mass='4.5'/></umod:mod>
+  <umod:mod title="Ghost" record_id="10"><![CDATA[<umod:mod title="Epsilon" record_id="11">]]>
+   <umod:delta mono_mass="10.5"/></umod:mod>
+  <umod:mod title="Empty" record_id="12"/>
+ </umod:modifications>
+</umod:unimod>
+)";
+
+TEST(UnimodFastPath, RawScanKeepsTheFullParsePrecedence) {
+  const TempFile file("small.xml", kSmallUnimod);
+  const Unimod fast(file.path());
+  EXPECT_EQ(outcome(fast, "beta"), "2.5 2");  // title, not record 1's full name
+  EXPECT_EQ(outcome(fast, "alpha"), "1.5 1");
+  EXPECT_EQ(outcome(fast, "Ghost"), "10.5 10");
+  EXPECT_EQ(outcome(fast, "A>B & \"C\" \xCE\xB1\xCE\xB2 <D>"), "4.5 4");
+  EXPECT_EQ(outcome(fast, "empty"), "0 12");
+  EXPECT_FALSE(fast.whole_file_parsed());
+  EXPECT_EQ(outcome(fast, "Gamma"), "2.5 2");  // full name
+  EXPECT_TRUE(fast.whole_file_parsed());
+  EXPECT_EQ(outcome(fast, "delta"), "2.5 2");                   // alternative name
+  EXPECT_THROW(fast.lookup("Epsilon"), std::invalid_argument);  // a start tag in CDATA is text
+}
+
+TEST(UnimodFastPath, MalformedFileErrorsComeFromTheFullParse) {
+  // unimod.xml cut inside Oxidation (record 35): the elements before it parse alone.
+  const std::string xml = read_unimod_xml();
+  const size_t cut = xml.find("<umod:mod title=\"Oxidation\"");
+  ASSERT_NE(cut, std::string::npos);
+  const TempFile file("truncated.xml", xml.substr(0, cut + 300));
+  const Unimod u(file.path());  // no throw: the whole file is not parsed yet
+  EXPECT_NEAR(u.lookup("Acetyl").first, 42.010565, 1e-6);
+  EXPECT_EQ(u.lookup("Carbamidomethyl").second, 4);
+  for (const char* needs_full_parse : {"Oxidation", "Oxidation or Hydroxylation", "Oxidaton"}) {
+    try {
+      u.lookup(needs_full_parse);
+      FAIL() << "expected std::runtime_error for " << needs_full_parse;
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("Unimod file '" + file.path() + "': XML error at line "),
+                std::string::npos)
+          << what;
+      EXPECT_NE(what.find("unclosed token"), std::string::npos) << what;
+    }
+  }
+  EXPECT_THROW(u.resolve("UNIMOD:4 (C)", true), std::runtime_error);
+  EXPECT_THROW(u.parse_whole_file(), std::runtime_error);
+  EXPECT_FALSE(u.whole_file_parsed());
+
+  // An element that does not parse alone falls back to the full parse and its error.
+  const TempFile bad("bad.xml",
+                     "<umod:unimod><umod:mod title=\"Bad\" record_id=\"7\">"
+                     "<umod:delta mono_mass=\"1.5\"></umod:mod></umod:unimod>");
+  const Unimod b(bad.path());
+  try {
+    b.lookup("Bad");
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    // Byte 79: expat points at the name of the end tag "</umod:mod>" that starts at byte 77.
+    EXPECT_NE(std::string(e.what()).find("XML error at line 1, byte 79: mismatched tag"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // Without any <umod:mod>, the constructor still reports the file.
+  const TempFile none("none.xml", "<umod:unimod><umod:modifications/></umod:unimod>");
+  try {
+    Unimod n(none.path());
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no <umod:mod> entries"), std::string::npos)
+        << e.what();
+  }
+  const TempFile broken("broken.xml", "<umod:unimod><umod:modifications>");
+  EXPECT_THROW(Unimod{broken.path()}, std::runtime_error);
+}
+
+TEST(UnimodFastPath, ConcurrentLookUpsAgree) {
+  // Four threads race on the fast path and on the one lazy full parse (an alternative name).
+  const Unimod reference;
+  const std::vector<std::string> names = {"Carbamidomethyl", "Carboxyamidomethylation", "Oxidation",
+                                          "Phosph"};  // the last: unknown
+  std::string expected;
+  for (const auto& name : names) expected += outcome(reference, name) + " | ";
+  const Unimod u;
+  std::vector<std::string> results(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < results.size(); ++t) {
+    threads.emplace_back([&u, &names, &results, t] {
+      for (const auto& name : names) results[t] += outcome(u, name) + " | ";
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& r : results) EXPECT_EQ(r, expected);
+  EXPECT_NE(expected.find(" 4 | "), std::string::npos) << expected;  // Carbamidomethyl, record 4
+  EXPECT_NEAR(u.lookup("Carboxyamidomethylation").first, 57.021464, 1e-6);
 }
 
 TEST(ModificationFromSage, Keys) {

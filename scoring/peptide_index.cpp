@@ -378,15 +378,29 @@ uint32_t null_pool_stride(uint64_t occurrences) {
   return stride;
 }
 
+// A peptide of the digest kept for a selection (8 bytes): its records are made once the
+// selection is known, and only for the peptides it keeps.
+struct DigestedPeptideRange {
+  uint32_t start = 0;
+  uint16_t length = 0;
+  uint8_t missed = 0;  // as Record::missed
+  uint8_t flags = 0;   // kProteinN, kProteinC
+};
+static_assert(sizeof(DigestedPeptideRange) == 8);
+
 struct DigestedDatabase::Impl {
   SearchParameters params;
-  std::vector<Protein> proteins;                // generated decoys appended
-  std::vector<std::vector<Record>> slices;      // one per digesting thread
-  std::vector<std::vector<double>> base_mass;   // per slice and record (when selectable)
-  std::vector<std::vector<uint64_t>> eligible;  // per slice and record (when selectable)
+  std::vector<Protein> proteins;            // generated decoys appended
+  std::vector<std::vector<Record>> slices;  // one per digesting thread (not selectable)
   uint64_t occurrences = 0;
   FormMassShifts shifts;
-  bool selectable = false;  // shifts supported and base_mass / eligible filled
+  // Selectable (shifts supported): per digesting thread, its proteins [first, last), their
+  // peptides in protein order, and after each protein the end of its peptides in `peptides`.
+  bool selectable = false;
+  std::vector<std::pair<size_t, size_t>> slice_proteins;
+  std::vector<std::vector<DigestedPeptideRange>> peptides;
+  std::vector<std::vector<uint32_t>> peptides_end;
+  std::vector<uint32_t> decoy_of;  // per input protein: its generated decoy (reversed peptides)
 
   explicit Impl(const SearchParameters& p) : params(p), shifts(p.database) {}
 };
@@ -434,37 +448,42 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
 
   const int threads = std::max(1, limits.threads);
   const bool selectable = impl->selectable = for_selection && impl->shifts.supported();
-  const FormMassShifts& shifts = impl->shifts;
 
   // 1. Digest into records, one slice of the proteins per thread (the sort below makes the
-  // order of the slices irrelevant). With a selectable database, each record's base mass and
-  // modification sites for the precursor selection (the same for a reversed peptide).
+  // order of the slices irrelevant). A selectable database keeps 8-byte peptide ranges instead:
+  // the records (24 bytes each, with a base mass and modification sites to select them by) of
+  // all 1.19 M occurrences of the BSA demo database were ~48 MB of fresh pages to fault in.
   const DigestOptions options = digest_options_from(db);
   const Residues residues(proteins);
   impl->slices.resize(static_cast<size_t>(threads));
-  impl->base_mass.resize(static_cast<size_t>(threads));
-  impl->eligible.resize(static_cast<size_t>(threads));
+  if (selectable) {
+    impl->slice_proteins.resize(static_cast<size_t>(threads));
+    impl->peptides.resize(static_cast<size_t>(threads));
+    impl->peptides_end.resize(static_cast<size_t>(threads));
+    impl->decoy_of = decoy_of;
+  }
+  std::vector<uint64_t> slice_occurrences(static_cast<size_t>(threads), 0);
   parallel_slices(threads, proteins.size(), [&](size_t slice, size_t first, size_t last) {
     std::vector<Record>& records = impl->slices[slice];
-    std::vector<double>& base_mass = impl->base_mass[slice];
-    std::vector<uint64_t>& eligible = impl->eligible[slice];
     std::vector<DigestedPeptide> digested;
-    std::vector<double> mass_prefix;
-    std::vector<uint64_t> eligible_prefix;
-    // Room for the slice's records at once: growing by doubling touched about twice their final
-    // size in fresh pages (page faults were a third of a BSA job's time). An over-estimate
-    // costs nothing (untouched pages are never faulted in): an enzymatic digest makes at most
-    // (missed + 1) peptides per site, and trypsin has a site every ~9 residues (K, R).
+    // Room for the slice's output at once: growing by doubling touched about twice its final
+    // size in fresh pages. An over-estimate costs nothing (untouched pages are never faulted
+    // in): an enzymatic digest makes at most (missed + 1) peptides per site, and trypsin has a
+    // site every ~9 residues (K, R).
     if (!options.semi_specific && !enzyme.cleaves_every_bond()) {
       size_t residues_in_slice = 0;
       for (size_t i = first; i < last; ++i) residues_in_slice += proteins[i].sequence.size();
       size_t estimate = residues_in_slice / 5 * static_cast<size_t>(options.missed_cleavages + 1);
-      if (db.decoy_generation == DecoyGeneration::kReversePeptide) estimate *= 2;
-      records.reserve(estimate);
       if (selectable) {
-        base_mass.reserve(estimate);
-        eligible.reserve(estimate);
+        impl->peptides[slice].reserve(estimate);
+      } else {
+        if (db.decoy_generation == DecoyGeneration::kReversePeptide) estimate *= 2;
+        records.reserve(estimate);
       }
+    }
+    if (selectable) {
+      impl->slice_proteins[slice] = {first, last};
+      impl->peptides_end[slice].reserve(last - first);
     }
     auto add = [&](uint32_t source, uint32_t protein, const DigestedPeptide& d, uint8_t flags) {
       Record r;
@@ -483,32 +502,36 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
       check_cancel(i);
       const Protein& protein = proteins[i];
       const bool generated = i >= input_count;
-      if (protein.is_decoy && !generated && generate) continue;  // FASTA decoys replaced
-      if (generated && db.decoy_generation == DecoyGeneration::kReversePeptide) continue;
+      const bool skipped = (protein.is_decoy && !generated && generate) ||  // FASTA decoys replaced
+                           (generated && db.decoy_generation == DecoyGeneration::kReversePeptide);
       digested.clear();
-      digest(protein.sequence, enzyme, options, digested);
-      if (selectable && !digested.empty()) {
-        shifts.prefix_sums(protein.sequence, mass_prefix, eligible_prefix);
-      }
+      if (!skipped) digest(protein.sequence, enzyme, options, digested);
       const auto p = static_cast<uint32_t>(i);
       const bool reversed_too =
           db.decoy_generation == DecoyGeneration::kReversePeptide && !protein.is_decoy;
+      slice_occurrences[slice] += digested.size() * (reversed_too ? 2 : 1);
+      if (selectable) {
+        std::vector<DigestedPeptideRange>& ranges = impl->peptides[slice];
+        for (const auto& d : digested) {
+          DigestedPeptideRange range;
+          range.start = d.start;
+          range.length = d.length;
+          range.missed = static_cast<uint8_t>(std::min<int>(d.missed_cleavages, 63) |
+                                              (d.enzymatic_termini << 6));
+          range.flags = static_cast<uint8_t>((d.protein_n_term ? kProteinN : 0) |
+                                             (d.protein_c_term ? kProteinC : 0));
+          ranges.push_back(range);
+        }
+        impl->peptides_end[slice].push_back(static_cast<uint32_t>(ranges.size()));
+        continue;
+      }
       for (const auto& d : digested) {
         add(p, p, d, protein.is_decoy ? kDecoy : 0);
         if (reversed_too) add(p, decoy_of[i], d, kDecoy | kReversed);
-        if (selectable) {
-          const size_t end = size_t{d.start} + d.length;
-          const uint64_t sites = eligible_prefix[end] - eligible_prefix[d.start];
-          const double m = shifts.water_da() + (mass_prefix[end] - mass_prefix[d.start]);
-          for (int copies = reversed_too ? 2 : 1; copies > 0; --copies) {
-            base_mass.push_back(m);
-            eligible.push_back(sites);
-          }
-        }
       }
     }
   });
-  for (const auto& slice : impl->slices) impl->occurrences += slice.size();
+  for (uint64_t n : slice_occurrences) impl->occurrences += n;
   impl->proteins = std::move(proteins);
   return DigestedDatabase(std::move(impl));
 }
@@ -546,32 +569,59 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
     h ^= h >> 31;
     return (h & (stride - 1)) == 0;
   };
-  // With a selection, keep only the records whose sequence has a form the selection contains,
-  // or is in the null pool. Both tests depend only on the sequence (I = L), so a sequence's
-  // records are kept or dropped together.
-  if (selection != nullptr && digested.selectable()) {
+  // A selectable digest: make the records of the peptide ranges, keeping (with a selection) only
+  // those whose sequence has a form the selection contains or is in the null pool. Both tests
+  // depend only on the sequence (I = L), so a sequence's records are kept or dropped together.
+  if (im.selectable) {
     const FormMassShifts& shifts = im.shifts;
-    parallel_slices(threads, im.slices.size(), [&](size_t, size_t first, size_t last) {
+    const bool reverse_peptides = db.decoy_generation == DecoyGeneration::kReversePeptide;
+    parallel_slices(threads, im.peptides.size(), [&](size_t, size_t first, size_t last) {
+      std::vector<double> mass_prefix;
+      std::vector<uint64_t> eligible_prefix;
       for (size_t s = first; s < last; ++s) {
         std::vector<Record>& records = im.slices[s];
-        const std::vector<double>& base = im.base_mass[s];
-        const std::vector<uint64_t>& sites = im.eligible[s];
-        size_t kept = 0;
-        for (size_t i = 0; i < records.size(); ++i) {
+        const std::vector<DigestedPeptideRange>& ranges = im.peptides[s];
+        const auto [first_protein, last_protein] = im.slice_proteins[s];
+        size_t k = 0;
+        for (size_t i = first_protein; i < last_protein; ++i) {
           check_cancel(i);
-          const double m = base[i];
-          if (in_null_pool(records[i]) || shifts.any_shift(sites[i], [&](double shift) {
-                return selection->contains(m + shift);
-              })) {
-            records[kept++] = records[i];
+          const size_t k_end = im.peptides_end[s][i - first_protein];
+          if (k == k_end) continue;
+          const Protein& protein = proteins[i];
+          shifts.prefix_sums(protein.sequence, mass_prefix, eligible_prefix);
+          const auto p = static_cast<uint32_t>(i);
+          const bool reversed_too = reverse_peptides && !protein.is_decoy;
+          for (; k < k_end; ++k) {
+            const DigestedPeptideRange& range = ranges[k];
+            const size_t end = size_t{range.start} + range.length;
+            const uint64_t sites = eligible_prefix[end] - eligible_prefix[range.start];
+            const double m = shifts.water_da() + (mass_prefix[end] - mass_prefix[range.start]);
+            const bool selected =
+                selection == nullptr || shifts.any_shift(sites, [&](double shift) {
+                  return selection->contains(m + shift);
+                });
+            Record r;
+            r.source = p;
+            r.protein = p;
+            r.start = range.start;
+            r.length = range.length;
+            r.flags = static_cast<uint8_t>(range.flags | (protein.is_decoy ? kDecoy : 0));
+            r.missed = range.missed;
+            r.key8 = residues.key8(r);
+            if (selected || in_null_pool(r)) records.push_back(r);
+            if (reversed_too) {  // the same base mass and sites, reversed residues
+              r.protein = im.decoy_of[i];
+              r.flags = static_cast<uint8_t>(range.flags | kDecoy | kReversed);
+              r.key8 = residues.key8(r);
+              if (selected || in_null_pool(r)) records.push_back(r);
+            }
           }
         }
-        records.resize(kept);
       }
     });
+    std::vector<std::vector<DigestedPeptideRange>>().swap(im.peptides);
+    std::vector<std::vector<uint32_t>>().swap(im.peptides_end);
   }
-  std::vector<std::vector<double>>().swap(im.base_mass);
-  std::vector<std::vector<uint64_t>>().swap(im.eligible);
 
   // 2. Sort: sequence (I = L), targets first, then protein and start — a total order on
   // distinct occurrences, so the result does not depend on the thread count.

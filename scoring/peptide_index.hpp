@@ -159,8 +159,9 @@ uint32_t null_pool_stride(uint64_t occurrences);
 class PrecursorSelection;  // precursor_selection.hpp
 
 // The database digested, before any query is known: the proteins (with generated decoys) and
-// one record per peptide occurrence (24 bytes) with its base mass and modification sites (16
-// bytes). Made by digest_database, consumed by build_peptide_index; move-only.
+// one record per peptide occurrence (24 bytes), or, digested for a selection, one 8-byte range
+// per digested peptide whose records build_peptide_index makes once the selection is known.
+// Made by digest_database, consumed by build_peptide_index; move-only.
 class DigestedDatabase {
  public:
   struct Impl;
@@ -187,8 +188,8 @@ class DigestedDatabase {
 
 // Step 1 of build_peptide_index: digests `proteins` (adding decoys as configured) on
 // limits.threads threads. It does not depend on any query, so a job runs it while its spectra
-// are read. `for_selection`: also keep each occurrence's base mass and modification sites for a
-// PrecursorSelection (16 more bytes each); false for a whole index. Throws as
+// are read. `for_selection`: keep 8-byte peptide ranges for a PrecursorSelection (their base
+// masses and modification sites are computed when it is known); false for a whole index. Throws as
 // build_peptide_index; BuildCancelled when `cancel` is set.
 DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchParameters& params,
                                  const std::atomic<bool>* cancel = nullptr,

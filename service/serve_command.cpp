@@ -115,6 +115,9 @@ int run_serve_command(const ServeOptions& options) {
     for (const auto& id : requeued)
       spdlog::warn("job {}: was running when the service stopped; requeued", id);
     Unimod unimod;
+    // A long-running service checks the whole file at its start (~15 ms, once) rather than at
+    // the first job naming a modification the lazy title index cannot answer.
+    unimod.parse_whole_file();
     SearchRuntime::Options runtime_options;
     runtime_options.licensed_cores = options.licensed_cores;
     runtime_options.scorers = options.scorers;

@@ -100,9 +100,8 @@ LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageS
   const auto size = std::filesystem::file_size(job.fasta_path, size_error);
   char magic[4] = {};
   in.read(magic, sizeof magic);
-  const bool plain = !size_error && detect_compression(std::string_view(
-                                        magic, static_cast<size_t>(in.gcount()))) ==
-                                        Compression::kNone;
+  const std::string_view head(magic, static_cast<size_t>(in.gcount()));
+  const bool plain = !size_error && detect_compression(head) == Compression::kNone;
   in.clear();
   in.seekg(0);
   if (plain) {

@@ -43,7 +43,6 @@ struct ReaderState {
   size_t file = 0;  // index of the file being read
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> handle{nullptr, &std::fclose};
   uint64_t offset = 0;
-  std::string buffer;  // read buffer, one block
   Sha256 sha;
   uint32_t in_flight = 0;
   bool done_reading = false;
@@ -112,15 +111,18 @@ void reader_pump(ReaderActor* self) {
     block.job = st.ctx->key;
     block.file_index = static_cast<uint32_t>(st.file);
     block.offset = st.offset;
-    st.buffer.resize(std::max<uint32_t>(4096, spec.block_size_bytes));
-    size_t n = std::fread(st.buffer.data(), 1, st.buffer.size(), st.handle.get());
-    if (n < st.buffer.size() && std::ferror(st.handle.get())) {
+    // Read straight into the block (a staging buffer cost a copy of every byte).
+    const size_t wanted = std::max<uint32_t>(4096, spec.block_size_bytes);
+    block.bytes.resize(wanted);
+    size_t n = std::fread(block.bytes.data(), 1, wanted, st.handle.get());
+    if (n < wanted && std::ferror(st.handle.get())) {
       reader_fail(self, path + ": read error at byte " + std::to_string(st.offset) + ": " +
                             std::strerror(errno));
       return;
     }
-    // A right-sized copy: a short last block must not pin a whole block's capacity in flight.
-    block.bytes.assign(st.buffer.data(), n);
+    block.bytes.resize(n);
+    // A short last block must not pin a whole block's capacity in flight.
+    if (n < wanted / 2) block.bytes.shrink_to_fit();
     block.last = n == 0 || std::feof(st.handle.get());
     if (!block.last) {
       int c = std::fgetc(st.handle.get());  // detect the end without an extra empty block

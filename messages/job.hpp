@@ -29,7 +29,7 @@ struct JobSpec {
   int parsers = 1;             // 1..4
   uint32_t chunk_size = 1000;  // max queries per chunk (Mascot's SplitNumberOfQueries); small
                                // jobs get smaller chunks (actors/chunk_size.hpp)
-  uint32_t block_size_bytes = 4u << 20;               // reader block size
+  uint32_t block_size_bytes = 1u << 20;               // reader block size
   uint32_t max_blocks_in_flight = 8;                  // reader backpressure bound
   uint32_t max_chunks_in_flight = 0;                  // 0 = 2 * scorers
   uint64_t sorter_memory_budget_bytes = 64ull << 20;  // spill sorted runs beyond this (perf/README)

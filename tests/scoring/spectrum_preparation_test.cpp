@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "scoring/mass.hpp"
 
 namespace ionflow {
@@ -48,6 +50,39 @@ TEST(SpectrumPreparation, HandMadeSpectrum) {
   for (int i = 0; i < 4; ++i) {
     EXPECT_FLOAT_EQ(q.peaks[i].mz, mz[i]);
     EXPECT_NEAR(q.peaks[i].intensity, in[i], 1e-4);
+  }
+}
+
+// Top-N with ties at the threshold intensity: the most intense peaks, ties kept at the lowest
+// m/z, returned in m/z order (sorted input takes the no-sort path, shuffled input the sort).
+TEST(SpectrumPreparation, TopPeaksTiesKeepTheLowestMz) {
+  SearchParameters params;
+  params.max_peaks = 4;
+  params.min_peaks = 1;
+  params.remove_precursor_peak = false;
+  params.deisotope = false;
+  RawSpectrum s = hand_made();
+  s.precursor_mz = 900.0;
+  // 100 and 900 are above the threshold (400); four peaks tie at 400: 150 and 250 are kept.
+  s.mz = {100.0, 150.0, 250.0, 320.0, 410.0, 900.0, 950.0};
+  s.intensity = {2500.0f, 400.0f, 400.0f, 400.0f, 400.0f, 1600.0f, 25.0f};
+  for (bool shuffled : {false, true}) {
+    SCOPED_TRACE(shuffled);
+    RawSpectrum input = s;
+    if (shuffled) {
+      std::reverse(input.mz.begin(), input.mz.end());
+      std::reverse(input.intensity.begin(), input.intensity.end());
+    }
+    const PreparedSpectrum p = prepare_spectrum(input, params);
+    ASSERT_EQ(p.queries.size(), 1u);
+    const std::vector<Peak>& peaks = p.queries[0].peaks;
+    ASSERT_EQ(peaks.size(), 4u);
+    const float mz[] = {100, 150, 250, 900};
+    const float in[] = {100, 40, 40, 80};  // 100 * sqrt(I / 2500)
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_FLOAT_EQ(peaks[i].mz, mz[i]);
+      EXPECT_NEAR(peaks[i].intensity, in[i], 1e-4);
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 #include "actors/job_psms.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -69,6 +71,9 @@ void JobPsms::add(uint64_t seq, const std::vector<Psm>& psms) {
 void JobPsms::finalize(const SearchParameters& params) {
   if (source_) throw std::logic_error("JobPsms::finalize called twice");
   spill_.finish();
+  // The scoring phase's freed memory (its PSM runs, chunks, the released index) sits in the
+  // heap; give it back before the facts are allocated, or the facts come on top of it.
+  ::malloc_trim(0);
   // The facts in arrival order: the order finalize_psms saw the PSMs in when the writer kept
   // them in a vector (chunks by seq), so ties resolve the same way.
   const uint64_t n = spill_.size();

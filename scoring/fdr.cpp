@@ -144,7 +144,7 @@ std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_v
       if (e.decoy != p.decoy) continue;
       auto [it, inserted] = index_of.emplace(e.protein, proteins.size());
       if (inserted) {
-        proteins.push_back({table.accession(e.protein), e.decoy, p.score, 1.0, false});
+        proteins.push_back({std::string(table.accession(e.protein)), e.decoy, p.score, 1.0, false});
         protein_ids.push_back(e.protein);
       } else {
         proteins[it->second].score = std::max(proteins[it->second].score, p.score);

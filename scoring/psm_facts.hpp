@@ -1,6 +1,7 @@
 // PsmFacts: the part of each PSM that finalizing a job needs (best PSMs per spectrum, rescoring,
-// q-values), about 140 bytes per PSM instead of a whole Psm (~430 bytes with its strings), so a
-// job's PSMs can stay on disk (io/psm_spill.hpp) while it is finalized.
+// q-values), about 150 bytes per PSM (128 for the fact, the rest its interned strings) instead of a
+// whole Psm (~430 bytes with its strings), so a job's PSMs can stay on disk (io/psm_spill.hpp)
+// while it is finalized.
 //
 // A PsmFact keeps the identity of its PSM (`arrival`, the caller's number for it, e.g. its
 // position in the job's PSM stream), the spectrum (file_index, spectrum_index), the score and
@@ -15,28 +16,29 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "scoring/psm.hpp"
+#include "scoring/string_interner.hpp"
 
 namespace ionflow {
 
 struct PsmFact {
   uint64_t spectrum_index = 0;
-  uint64_t arrival = 0;  // the caller's identity of the PSM
+  uint32_t arrival = 0;  // the caller's identity of the PSM
   uint32_t file_index = 0;
   uint32_t proforma = 0;        // PsmFacts::proforma(id)
   uint32_t evidence_begin = 0;  // PsmFacts::evidence()[evidence_begin, evidence_end)
   uint32_t evidence_end = 0;
   int32_t rank = 1;
-  int32_t charge = 0;
   int32_t matched_peaks = 0;
   int32_t theoretical_peaks = 0;
   int32_t candidates = 0;
-  int32_t missed_cleavages = 0;
-  int32_t isotope_error = 0;
   uint32_t sequence_length = 0;  // residues of Psm::sequence
+  int16_t charge = 0;            // the small ones in 16 bits: 128 bytes a fact, not 136
+  int16_t missed_cleavages = 0;
+  int16_t isotope_error = 0;
   bool decoy = false;
   double score = 0.0;
   double hyperscore = 0.0;
@@ -61,23 +63,22 @@ class PsmFacts {
   std::vector<PsmFact> facts;
 
   // The fact of `psm` with `arrival`, interning its ProForma and accessions.
+  // Throws std::length_error for an arrival past 2^32 − 1.
   PsmFact make(const Psm& psm, uint64_t arrival);
   // facts.push_back(make(psm, arrival)).
   void add(const Psm& psm, uint64_t arrival) { facts.push_back(make(psm, arrival)); }
 
-  const std::string& proforma(uint32_t id) const { return *proformas_[id]; }
-  const std::string& accession(uint32_t id) const { return *accessions_[id]; }
-  uint32_t accession_count() const { return static_cast<uint32_t>(accessions_.size()); }
+  // Views valid until the next make() or add().
+  std::string_view proforma(uint32_t id) const { return proformas_[id]; }
+  std::string_view accession(uint32_t id) const { return accessions_[id]; }
+  uint32_t accession_count() const { return accessions_.size(); }
   const std::vector<FactEvidence>& evidence() const { return evidence_; }
 
   // Approximate bytes held (facts, evidence, interned strings and their maps), for logs/tests.
   uint64_t memory_bytes() const;
 
  private:
-  static uint32_t intern(const std::string& s, std::unordered_map<std::string, uint32_t>& ids,
-                         std::vector<const std::string*>& by_id);
-  std::unordered_map<std::string, uint32_t> proforma_ids_, accession_ids_;
-  std::vector<const std::string*> proformas_, accessions_;  // keys of the maps (stable nodes)
+  StringInterner proformas_, accessions_;
   std::vector<FactEvidence> evidence_;
 };
 

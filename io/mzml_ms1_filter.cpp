@@ -1,7 +1,7 @@
-// Ms1SpectrumFilter (mzml_ms1_filter.hpp): a three-state scan over the bytes — passing, holding a
-// spectrum's head until its <binaryDataArrayList> (or end) shows whether it is MS1, dropping
-// through its </spectrum>. Bytes that could begin a tag split between two pieces are kept for
-// the next piece.
+// Ms1SpectrumFilter (mzml_ms1_filter.hpp): a two-state scan over the bytes — passing until a
+// "<spectrum" start tag, then holding that element whole until its end tag decides whether it
+// is dropped. Bytes that could begin a start tag split between two pieces are kept for the
+// next piece; a held element is searched for its end from where the last search stopped.
 #include "io/mzml_ms1_filter.hpp"
 
 #include <algorithm>
@@ -10,10 +10,10 @@ namespace ionflow {
 namespace {
 
 constexpr std::string_view kOpen = "<spectrum";
-constexpr std::string_view kClose = "</spectrum>";
+constexpr std::string_view kClose = "</spectrum";
 constexpr std::string_view kArrays = "<binaryDataArrayList";
 constexpr size_t kPieceBytes = 256u << 10;  // routed at a time (stays in cache)
-constexpr size_t kMaxHeadBytes = 1u << 20;  // a longer spectrum head passes undecided
+constexpr size_t kMaxHoldBytes = 4u << 20;  // a longer spectrum passes undecided
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -38,9 +38,9 @@ bool attribute(std::string_view tag, std::string_view name, std::string_view& va
 
 }  // namespace
 
-bool Ms1SpectrumFilter::drops(std::string_view head, std::string_view& native_id) {
+bool Ms1SpectrumFilter::head_says_ms1(std::string_view head, std::string_view& native_id) {
   const size_t tag_end = head.find('>');
-  if (tag_end == std::string_view::npos) return false;
+  if (tag_end == std::string_view::npos || head[tag_end - 1] == '/') return false;
   if (!attribute(head.substr(0, tag_end), "id", native_id)) return false;
   if (native_id.find_first_of("&<") != std::string_view::npos) return false;
   if (head.find("<precursor") != std::string_view::npos ||
@@ -61,76 +61,126 @@ bool Ms1SpectrumFilter::drops(std::string_view head, std::string_view& native_id
   return level_one;
 }
 
+bool Ms1SpectrumFilter::plain(std::string_view element) {
+  // One spectrum (a "<spectrum" inside a comment, or a self-closing one, would make the held
+  // text span two), no comment, CDATA section or processing instruction (whose text could hide
+  // or fake any tag).
+  if (element.find(kOpen, 1) != std::string_view::npos) return false;
+  for (std::string_view markup : {"<!--", "-->", "<![CDATA[", "]]>", "<?", "?>"}) {
+    if (element.find(markup) != std::string_view::npos) return false;
+  }
+  return true;
+}
+
 void Ms1SpectrumFilter::emit(std::string_view bytes, Sink& sink) {
   if (bytes.empty()) return;
   passed_ += bytes.size();
   sink.pass(bytes);
 }
 
+// The end of the element that starts at b[0] ("<spectrum ..."): the position after the '>' of
+// its first "</spectrum" end tag (whitespace allowed before '>'), searching from `from`;
+// npos if not in `b` yet. `from` is updated to where a later search may resume.
+size_t Ms1SpectrumFilter::element_end(std::string_view b, size_t& from) {
+  for (size_t q = b.find(kClose, from); q != std::string_view::npos; q = b.find(kClose, q + 1)) {
+    size_t k = q + kClose.size();
+    while (k < b.size() && is_space(b[k])) ++k;
+    if (k == b.size()) {  // "</spectrum" and maybe blanks so far: look again with more bytes
+      from = q;
+      return std::string_view::npos;
+    }
+    if (b[k] == '>') return k + 1;  // else "</spectrumList" and the like
+  }
+  from = b.size() >= kClose.size() ? b.size() - kClose.size() + 1 : 0;
+  return std::string_view::npos;
+}
+
 size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
   const std::string_view b = buffer_;
   size_t pos = 0;
-  for (;;) {
-    switch (state_) {
-      case State::kPass: {
-        const size_t p = b.find(kOpen, pos);
-        if (p == std::string_view::npos) {
-          // Up to kOpen.size() - 1 final bytes may begin "<spectrum": kept for the next piece.
-          const size_t keep = final ? 0 : std::min(b.size() - pos, kOpen.size() - 1);
-          emit(b.substr(pos, b.size() - keep - pos), sink);
-          return b.size() - keep;
-        }
-        const size_t next = p + kOpen.size();
-        if (next >= b.size() && !final) {  // the character after "<spectrum" is still to come
-          emit(b.substr(pos, p - pos), sink);
-          return p;
-        }
-        if (next >= b.size() || !is_space(b[next])) {  // "<spectrumList", "<spectrumRef", ...
-          emit(b.substr(pos, next - pos), sink);
-          pos = next;
-          continue;
-        }
-        emit(b.substr(pos, p - pos), sink);
-        pos = p;
-        state_ = State::kHead;
-        continue;
-      }
-      case State::kHead: {
-        const std::string_view rest = b.substr(pos);
-        const size_t end = std::min(rest.find(kArrays), rest.find(kClose));
-        std::string_view id;
-        if (end == std::string_view::npos && !final && rest.size() <= kMaxHeadBytes) return pos;
-        if (end == std::string_view::npos || !drops(rest.substr(0, end), id)) {
-          emit(rest.substr(0, kOpen.size()), sink);  // the parser reads this spectrum
-          pos += kOpen.size();
-          state_ = State::kPass;
-          continue;
-        }
-        dropping_id_.assign(id);
-        dropping_bytes_ = dropping_lines_ = 0;
-        state_ = State::kDrop;
-        continue;
-      }
-      case State::kDrop: {
-        const size_t q = b.find(kClose, pos);
-        const size_t keep = final ? 0 : kClose.size() - 1;
-        const size_t upto = q != std::string_view::npos ? q + kClose.size()
-                            : b.size() > pos + keep     ? b.size() - keep
-                                                        : pos;
-        const std::string_view gone = b.substr(pos, upto - pos);
-        dropping_bytes_ += gone.size();
-        dropping_lines_ += static_cast<uint64_t>(std::count(gone.begin(), gone.end(), '\n'));
-        pos = upto;
-        if (q == std::string_view::npos && !final) return pos;
-        const Drop previous = drops_.empty() ? Drop{0, 0, 0} : drops_.back();
-        drops_.push_back({passed_, previous.bytes_before + dropping_bytes_,
-                          previous.lines_before + dropping_lines_});
-        state_ = State::kPass;
-        if (q == std::string_view::npos) return pos;  // the file ends inside the spectrum
-        sink.dropped(dropping_id_);
-        continue;
-      }
+  // The next comment or CDATA section at or after pos (found once, then as pos passes it): its
+  // text passes whole, so a "<spectrum" inside it never starts a held element.
+  // hidden is the first one at or after an earlier pos: still right while it is npos or >= pos.
+  size_t hidden = std::min(b.find("<!--"), b.find("<![CDATA["));
+  auto next_hidden = [&] {
+    if (hidden != std::string_view::npos && hidden < pos) {
+      hidden = std::min(b.find("<!--", pos), b.find("<![CDATA[", pos));
     }
+    return hidden;
+  };
+  for (;;) {
+    if (state_ == State::kPass) {
+      const size_t p = b.find(kOpen, pos);
+      const size_t h = next_hidden();
+      if (h != std::string_view::npos && (p == std::string_view::npos || h < p)) {
+        const bool comment = b.compare(h, 4, "<!--") == 0;
+        const std::string_view closer = comment ? "-->" : "]]>";
+        const size_t e = b.find(closer, h + (comment ? 4 : 9));
+        if (e != std::string_view::npos) {
+          emit(b.substr(pos, e + closer.size() - pos), sink);
+          pos = e + closer.size();
+          continue;
+        }
+        // Its end is still to come: hold it (a huge one passes, and is scanned as text).
+        if (!final && b.size() - h <= kMaxHoldBytes) {
+          emit(b.substr(pos, h - pos), sink);
+          return h;
+        }
+        emit(b.substr(pos), sink);
+        return b.size();
+      }
+      if (p == std::string_view::npos) {
+        // Up to kOpen.size() - 1 final bytes may begin "<spectrum": kept for the next piece.
+        const size_t keep = final ? 0 : std::min(b.size() - pos, kOpen.size() - 1);
+        emit(b.substr(pos, b.size() - keep - pos), sink);
+        return b.size() - keep;
+      }
+      const size_t next = p + kOpen.size();
+      if (next >= b.size() && !final) {  // the character after "<spectrum" is still to come
+        emit(b.substr(pos, p - pos), sink);
+        return p;
+      }
+      if (next >= b.size() || !is_space(b[next])) {  // "<spectrumList", "<spectrumRef", ...
+        emit(b.substr(pos, next - pos), sink);
+        pos = next;
+        continue;
+      }
+      emit(b.substr(pos, p - pos), sink);
+      pos = p;
+      state_ = State::kHold;
+      scanned_ = 0;
+      continue;
+    }
+    // kHold: b[pos] starts "<spectrum ". Its head (up to <binaryDataArrayList>, or its end)
+    // decides most spectra; one that says MS1 is held whole until its end tag.
+    const std::string_view rest = b.substr(pos);
+    std::string_view id;
+    const size_t head_end = std::min(rest.find(kArrays), rest.find(kClose));
+    const bool ms1 =
+        head_end != std::string_view::npos && head_says_ms1(rest.substr(0, head_end), id);
+    size_t end = std::string_view::npos;
+    if (ms1) {
+      scanned_ = std::max(scanned_, head_end);
+      end = element_end(rest, scanned_);
+    }
+    const bool undecided =
+        head_end == std::string_view::npos || (ms1 && end == std::string_view::npos);
+    if (undecided && !final && rest.size() <= kMaxHoldBytes) return pos;
+    const bool drop = ms1 && end != std::string_view::npos && plain(rest.substr(0, end));
+    if (!drop) {
+      emit(rest.substr(0, kOpen.size()), sink);  // the parser reads this spectrum
+      pos += kOpen.size();
+      state_ = State::kPass;
+      continue;
+    }
+    const std::string_view gone = rest.substr(0, end);
+    const Drop previous = drops_.empty() ? Drop{0, 0, 0} : drops_.back();
+    drops_.push_back({passed_, previous.bytes_before + gone.size(),
+                      previous.lines_before +
+                          static_cast<uint64_t>(std::count(gone.begin(), gone.end(), '\n'))});
+    sink.dropped(id);
+    pos += end;
+    state_ = State::kPass;
   }
 }
 

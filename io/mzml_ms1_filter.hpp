@@ -4,14 +4,16 @@
 //
 // Contract: push() the file's (decompressed) bytes in order, in pieces of any size, then
 // finish(). The sink receives, in order, every byte that is not dropped (pass) and one call per
-// dropped spectrum (dropped, with its id attribute). A spectrum is dropped only when its own text
-// says it is MS level 1 beyond doubt: its start tag is `<spectrum` + whitespace with a plain
-// id="..." (no '&'), and up to its <binaryDataArrayList> (or its end) it has at least one
-// <cvParam ... accession="MS:1000511" ... value="1" ...>, no ms-level cvParam of another value, no
-// <precursor and no <referenceableParamGroupRef (a group could set the level). Any other spectrum
-// passes untouched, so the parser reads exactly what it read before minus such MS1 spectra
-// (their well-formedness is no longer checked). A spectrum head longer than 1 MiB passes.
-//
+// dropped spectrum (dropped, with its id attribute). A spectrum element is held whole (up to
+// 4 MiB) until its end tag (`</spectrum`, optional whitespace, `>`), and dropped only when its
+// own text says it is MS level 1 beyond doubt: its start tag is `<spectrum` + whitespace, not
+// self-closing, with a plain id="..." (no '&'); up to its <binaryDataArrayList> it has at least
+// one <cvParam ... accession="MS:1000511" ... value="1" ...>, no ms-level cvParam of another
+// value, no <precursor and no <referenceableParamGroupRef (a group could set the level); and it
+// holds no comment, CDATA section, processing instruction or second "<spectrum" (text that
+// could hide or fake a tag). Any other spectrum passes untouched, so the parser reads exactly
+// what it read before minus such MS1 spectra (their well-formedness is no longer checked).
+
 // Positions: the parser counts bytes and lines of the passed stream; file_offset() and
 // file_line() turn them back into the file's (adding what was dropped before that point).
 // Not thread-safe (one per file being parsed). Errors: none (bad XML is the parser's to report).
@@ -44,24 +46,24 @@ class Ms1SpectrumFilter {
   uint64_t file_line(uint64_t passed_offset, uint64_t passed_line) const;
 
  private:
-  enum class State { kPass, kHead, kDrop };
+  enum class State { kPass, kHold };
   struct Drop {
     uint64_t passed_offset;  // bytes passed before the dropped spectrum
     uint64_t bytes_before;   // bytes dropped up to and including this spectrum
     uint64_t lines_before;   // newlines dropped up to and including this spectrum
   };
 
-  // Handles buffer_[0, end) as far as it can; returns how many bytes were consumed.
+  // Handles buffer_ as far as it can; returns how many bytes were consumed.
   size_t route(bool final, Sink& sink);
   void emit(std::string_view bytes, Sink& sink);
-  static bool drops(std::string_view head, std::string_view& native_id);
+  static size_t element_end(std::string_view element, size_t& from);
+  static bool head_says_ms1(std::string_view head, std::string_view& native_id);
+  static bool plain(std::string_view element);
 
   State state_ = State::kPass;
-  std::string buffer_;  // bytes not yet routed (a partial tag, a spectrum head, a piece)
+  std::string buffer_;  // bytes not yet routed (a partial tag, a held spectrum, a piece)
   uint64_t passed_ = 0;
-  uint64_t dropping_bytes_ = 0;  // of the spectrum being dropped so far
-  uint64_t dropping_lines_ = 0;
-  std::string dropping_id_;
+  size_t scanned_ = 0;  // of the held spectrum, searched for its end tag already
   std::vector<Drop> drops_;
 };
 

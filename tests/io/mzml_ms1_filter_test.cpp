@@ -69,6 +69,50 @@ TEST(Ms1SpectrumFilter, DropsOnlyMs1SpectraInAnyPieceSize) {
   }
 }
 
+// Valid XML the first version got wrong (a new user's test): end tags with blanks before '>',
+// comments holding "<spectrum " or "</spectrum>", a self-closing spectrum before an MS1 one.
+TEST(Ms1SpectrumFilter, OddButValidXmlIsDroppedOrPassedWhole) {
+  const std::string head = "<mzML><run><spectrumList count=\"3\">\n";
+  const std::string tail = "</spectrumList></run></mzML>\n";
+  const std::string ms2 = spectrum("scan=9", kMs2);
+  std::string blank_end = spectrum("scan=1", kMs1);
+  blank_end.replace(blank_end.rfind("</spectrum>"), 11, "</spectrum\n\t>");
+  const std::string in_comment = "<!-- <spectrum id=\"note\"> was here -->";
+  std::string end_in_comment = spectrum("scan=2", kMs1);
+  end_in_comment.insert(end_in_comment.find("  <binaryDataArrayList"), "<!-- </spectrum> -->");
+  const std::string self_closing = "<spectrum id=\"empty\" index=\"1\" defaultArrayLength=\"0\"/>";
+  const std::string ms1 = spectrum("scan=3", kMs1);
+  struct Case {
+    std::string text, kept;
+    std::vector<std::string> dropped;
+  };
+  const std::vector<Case> cases = {
+      {head + blank_end + "\n" + ms2 + tail, head + "\n" + ms2 + tail, {"scan=1"}},
+      // The comment passes whole; the real MS1 spectrum after it is dropped.
+      {head + in_comment + ms1 + "\n" + ms2 + tail,
+       head + in_comment + "\n" + ms2 + tail,
+       {"scan=3"}},
+      // A whole MS1-looking spectrum inside a comment is comment text.
+      {head + "<!-- " + ms1 + " -->" + ms2 + tail, head + "<!-- " + ms1 + " -->" + ms2 + tail, {}},
+      {head + "<![CDATA[" + ms1 + "]]>" + ms2 + tail,
+       head + "<![CDATA[" + ms1 + "]]>" + ms2 + tail,
+       {}},
+      {head + end_in_comment + "\n" + ms2 + tail, head + end_in_comment + "\n" + ms2 + tail, {}},
+      // The self-closing (empty) spectrum passes; the MS1 spectrum after it is dropped.
+      {head + self_closing + ms1 + "\n" + ms2 + tail,
+       head + self_closing + "\n" + ms2 + tail,
+       {"scan=3"}},
+  };
+  for (size_t c = 0; c < cases.size(); ++c) {
+    for (size_t piece : {size_t{1}, size_t{5}, size_t{64}, cases[c].text.size()}) {
+      SCOPED_TRACE(testing::Message() << "case " << c << ", pieces of " << piece);
+      const Collect got = run(cases[c].text, piece);
+      EXPECT_EQ(got.passed, cases[c].kept);
+      EXPECT_EQ(got.dropped_ids, cases[c].dropped);
+    }
+  }
+}
+
 TEST(Ms1SpectrumFilter, MapsPassedPositionsBackToTheFile) {
   const std::string head = "<mzML><run><spectrumList count=\"2\">\n";
   const std::string dropped = spectrum("scan=1", kMs1);  // 5 newlines inside
@@ -88,12 +132,12 @@ TEST(Ms1SpectrumFilter, MapsPassedPositionsBackToTheFile) {
   EXPECT_EQ(filter.file_line(after, 2), 2u + dropped_lines);
 }
 
-TEST(Ms1SpectrumFilter, AFileEndingInsideADroppedSpectrumIsStillTruncated) {
+TEST(Ms1SpectrumFilter, AFileEndingInsideAnMs1SpectrumPassesItForTheParserToReport) {
   const std::string text =
       "<mzML><run><spectrumList count=\"1\">\n" + spectrum("scan=1", kMs1).substr(0, 150);
   const Collect c = run(text, 16);
   EXPECT_TRUE(c.dropped_ids.empty());  // never completed
-  EXPECT_EQ(c.passed, "<mzML><run><spectrumList count=\"1\">\n");
+  EXPECT_EQ(c.passed, text);           // the parser sees where the file ends
 }
 
 // The BSA1 run: its 564 MS1 spectra are dropped before the XML parser, and the reader reports

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -39,6 +40,7 @@ struct Entry {
   std::string full_name;
   int accession = 0;
   double mono_mass_da = 0.0;
+  std::string bad_mono_mass;  // <umod:delta mono_mass> when it is not a number (or missing)
 };
 
 std::string lower(std::string_view s) {
@@ -95,8 +97,11 @@ struct Parser {
       p->entries->push_back(std::move(e));
       p->in_mod = true;
     } else if (p->in_mod && std::strcmp(name, "umod:delta") == 0) {
-      if (const char* m = attribute(atts, "mono_mass")) {
-        p->entries->back().mono_mass_da = std::strtod(m, nullptr);
+      // A damaged mass must not become 0 Da (strtod's answer): the entry then refuses use.
+      const char* m = attribute(atts, "mono_mass");
+      Entry& e = p->entries->back();
+      if (m == nullptr || !parse_mass(m, e.mono_mass_da)) {
+        e.bad_mono_mass = m == nullptr ? "(missing)" : "'" + std::string(m) + "'";
       }
     } else if (p->in_mod && std::strcmp(name, "umod:alt_name") == 0) {
       p->in_alt_name = true;
@@ -361,6 +366,16 @@ struct Unimod::Impl {
   std::unordered_map<std::string, size_t> by_name;  // lower-case title, full name, alt names
   std::unordered_map<int, size_t> by_accession;
 
+  // The entry's mass; throws std::runtime_error naming the file and entry if its mono_mass is
+  // not a number.
+  double mass_of(const Entry& e) const {
+    if (!e.bad_mono_mass.empty()) {
+      throw std::runtime_error("Unimod file '" + path + "': modification '" + e.title +
+                               "': mono_mass " + e.bad_mono_mass + " is not a number");
+    }
+    return e.mono_mass_da;
+  }
+
   // Parses the whole file once; throws std::runtime_error (every time) if that failed.
   void ensure_full_parse() {
     std::call_once(full_once, [this] {
@@ -449,7 +464,10 @@ struct Unimod::Impl {
 Unimod::Unimod(const std::string& unimod_xml_path) : impl_(std::make_unique<Impl>()) {
   impl_->path = unimod_xml_path;
   std::ifstream in(unimod_xml_path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read Unimod file '" + unimod_xml_path + "'");
+  if (!in) {
+    throw std::runtime_error("cannot read Unimod file '" + unimod_xml_path +
+                             "': " + std::strerror(errno));
+  }
   // Straight into the string when the size is known, then whatever is left (a file that grew).
   std::string& content = impl_->content;
   std::error_code size_error;
@@ -475,7 +493,7 @@ Unimod::~Unimod() = default;
 std::pair<double, int> Unimod::lookup(std::string_view title) const {
   const std::optional<Entry> e = impl_->find(title);
   if (!e) impl_->unknown(title, title);
-  return {e->mono_mass_da, e->accession};
+  return {impl_->mass_of(*e), e->accession};
 }
 
 void Unimod::parse_whole_file() const {
@@ -531,7 +549,7 @@ Modification Unimod::resolve(std::string_view text, bool fixed) const {
     const Entry& e = impl_->entries[it->second];
     m.name = e.title;
     m.unimod_accession = e.accession;
-    m.mass_delta_da = e.mono_mass_da;
+    m.mass_delta_da = impl_->mass_of(e);
   } else if (parse_mass(name, mass)) {
     if (std::abs(mass) > kMaxModificationMassDa) {
       throw std::invalid_argument("modification '" + std::string(text) + "': mass " +
@@ -543,7 +561,7 @@ Modification Unimod::resolve(std::string_view text, bool fixed) const {
     if (!e) impl_->unknown(name, text);
     m.name = e->title;
     m.unimod_accession = e->accession;
-    m.mass_delta_da = e->mono_mass_da;
+    m.mass_delta_da = impl_->mass_of(*e);
   }
 
   // Site: "M", "STY", "N-term", "C-term", "Any N-term", "Protein N-term", "N-term Q", ...

@@ -297,6 +297,33 @@ TEST(UnimodFastPath, RawScanKeepsTheFullParsePrecedence) {
   EXPECT_THROW(fast.lookup("Epsilon"), std::invalid_argument);  // a start tag in CDATA is text
 }
 
+// A damaged mono_mass is an error naming the file and the modification, never 0 Da (strtod's
+// answer to "abc"); the other entries stay usable.
+TEST(UnimodFastPath, DamagedMassIsAnErrorNotZero) {
+  std::string text = read_unimod_xml();
+  const std::string oxidation = "title=\"Oxidation\"";
+  const size_t at = text.find("mono_mass=\"", text.find("<umod:delta", text.find(oxidation)));
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = text.find('"', at + 11);
+  text.replace(at + 11, end - (at + 11), "15.99abc");
+  const TempFile file("damaged_mass.xml", text);
+  for (bool whole : {false, true}) {
+    const Unimod unimod(file.path());
+    if (whole) unimod.parse_whole_file();
+    try {
+      unimod.resolve("Oxidation (M)", false);
+      FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(file.path()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("'Oxidation': mono_mass '15.99abc' is not a number"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_NEAR(unimod.lookup("Carbamidomethyl").first, 57.021464, 1e-6);
+  }
+  EXPECT_THROW(Unimod("/nonexistent/unimod.xml"), std::runtime_error);
+}
+
 TEST(UnimodFastPath, MalformedFileErrorsComeFromTheFullParse) {
   // unimod.xml cut inside Oxidation (record 35): the elements before it parse alone.
   const std::string xml = read_unimod_xml();

@@ -1,5 +1,6 @@
 // The per-job actors: reader, parsers, sorter, splitter, writer (see pipeline.hpp). Each actor
 // only moves messages and calls io/ or scoring/; all algorithms live there.
+#include <sys/stat.h>
 #include <caf/all.hpp>
 
 #include <algorithm>
@@ -43,6 +44,7 @@ struct ReaderState {
   size_t file = 0;  // index of the file being read
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> handle{nullptr, &std::fclose};
   uint64_t offset = 0;
+  uint64_t file_bytes = 0;  // size of the file being read when it is a regular file, else 0
   Sha256 sha;
   uint32_t in_flight = 0;
   bool done_reading = false;
@@ -104,6 +106,12 @@ void reader_pump(ReaderActor* self) {
       std::setvbuf(st.handle.get(), nullptr, _IONBF, 0);  // blocks are large; no second copy
       st.offset = 0;
       st.sha.reset();
+      // A regular file's size bounds its blocks: a 1 GiB block_size_bytes on a 13 MB file
+      // allocated 1 GiB (a new user's test).
+      struct stat info {};
+      st.file_bytes = ::fstat(::fileno(st.handle.get()), &info) == 0 && S_ISREG(info.st_mode)
+                          ? static_cast<uint64_t>(info.st_size)
+                          : 0;
     }
     const std::string& path = spec.spectra_paths[st.file];
     BusyTimer timer;
@@ -112,7 +120,10 @@ void reader_pump(ReaderActor* self) {
     block.file_index = static_cast<uint32_t>(st.file);
     block.offset = st.offset;
     // Read straight into the block (a staging buffer cost a copy of every byte).
-    const size_t wanted = std::max<uint32_t>(4096, spec.block_size_bytes);
+    size_t wanted = std::max<uint32_t>(4096, spec.block_size_bytes);
+    if (st.file_bytes > st.offset) {
+      wanted = std::min<uint64_t>(wanted, std::max<uint64_t>(4096, st.file_bytes - st.offset));
+    }
     block.bytes.resize(wanted);
     size_t n = std::fread(block.bytes.data(), 1, wanted, st.handle.get());
     if (n < wanted && std::ferror(st.handle.get())) {

@@ -280,7 +280,9 @@ class Reader {
 
   void check(simdjson::error_code err, od::document& doc) {
     if (err == simdjson::SUCCESS) return;
-    throw JsonSyntaxError(simdjson::error_message(err), offset_of(doc));
+    // A document cut short is wrong where it ends (the parser's location is still its start).
+    const uint64_t at = err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT ? text_.size() : offset_of(doc);
+    throw JsonSyntaxError(simdjson::error_message(err), at);
   }
   [[noreturn]] void fail(const std::string& message, od::document& doc) {
     throw JsonSyntaxError(message, offset_of(doc));

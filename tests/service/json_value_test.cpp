@@ -93,6 +93,25 @@ TEST(JsonValue, LeadingUtf8ByteOrderMarkIsSkipped) {
   EXPECT_THROW(parse_json("\xEF\xBB\xBF"), JsonSyntaxError);
 }
 
+// A document cut short is placed where it ends, not at its first byte.
+TEST(JsonValue, TruncatedDocumentErrorIsAtItsEnd) {
+  for (const std::string& text :
+       {std::string(R"({"mzml_paths": [)"), std::string("{\n \"a\": [1,\n  2")}) {
+    try {
+      parse_json(text);
+      FAIL() << "no error for " << text;
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_EQ(e.byte_offset(), text.size()) << e.what();
+    }
+  }
+  try {
+    parse_json("{\n \"a\": [1,\n  2");
+  } catch (const JsonSyntaxError& e) {
+    EXPECT_NE(std::string(e.what()).find("at byte 15 (line 3, column 4)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(JsonValue, EditsObjects) {
   JsonValue v = parse_json(R"({"a": 1, "b": 2})");
   v.set("a", JsonValue("x"));

@@ -388,6 +388,36 @@ struct DigestedPeptideRange {
 };
 static_assert(sizeof(DigestedPeptideRange) == 8);
 
+namespace {
+
+DigestedPeptideRange range_of(const DigestedPeptide& d) {
+  DigestedPeptideRange range;
+  range.start = d.start;
+  range.length = d.length;
+  range.missed =
+      static_cast<uint8_t>(std::min<int>(d.missed_cleavages, 63) | (d.enzymatic_termini << 6));
+  range.flags =
+      static_cast<uint8_t>((d.protein_n_term ? kProteinN : 0) | (d.protein_c_term ? kProteinC : 0));
+  return range;
+}
+
+// The record of `range` of protein `source`, occurring in `protein` with the extra `flags`
+// (kDecoy, kReversed).
+Record record_of(uint32_t source, uint32_t protein, const DigestedPeptideRange& range,
+                 uint8_t flags, const Residues& residues) {
+  Record r;
+  r.source = source;
+  r.protein = protein;
+  r.start = range.start;
+  r.length = range.length;
+  r.flags = static_cast<uint8_t>(range.flags | flags);
+  r.missed = range.missed;
+  r.key8 = residues.key8(r);
+  return r;
+}
+
+}  // namespace
+
 struct DigestedDatabase::Impl {
   SearchParameters params;
   std::vector<Protein> proteins;            // generated decoys appended
@@ -486,17 +516,7 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
       impl->peptides_end[slice].reserve(last - first);
     }
     auto add = [&](uint32_t source, uint32_t protein, const DigestedPeptide& d, uint8_t flags) {
-      Record r;
-      r.source = source;
-      r.protein = protein;
-      r.start = d.start;
-      r.length = d.length;
-      r.flags = static_cast<uint8_t>(flags | (d.protein_n_term ? kProteinN : 0) |
-                                     (d.protein_c_term ? kProteinC : 0));
-      r.missed =
-          static_cast<uint8_t>(std::min<int>(d.missed_cleavages, 63) | (d.enzymatic_termini << 6));
-      r.key8 = residues.key8(r);
-      records.push_back(r);
+      records.push_back(record_of(source, protein, range_of(d), flags, residues));
     };
     for (size_t i = first; i < last; ++i) {
       check_cancel(i);
@@ -512,16 +532,7 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
       slice_occurrences[slice] += digested.size() * (reversed_too ? 2 : 1);
       if (selectable) {
         std::vector<DigestedPeptideRange>& ranges = impl->peptides[slice];
-        for (const auto& d : digested) {
-          DigestedPeptideRange range;
-          range.start = d.start;
-          range.length = d.length;
-          range.missed = static_cast<uint8_t>(std::min<int>(d.missed_cleavages, 63) |
-                                              (d.enzymatic_termini << 6));
-          range.flags = static_cast<uint8_t>((d.protein_n_term ? kProteinN : 0) |
-                                             (d.protein_c_term ? kProteinC : 0));
-          ranges.push_back(range);
-        }
+        for (const auto& d : digested) ranges.push_back(range_of(d));
         impl->peptides_end[slice].push_back(static_cast<uint32_t>(ranges.size()));
         continue;
       }
@@ -600,20 +611,11 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
                 selection == nullptr || shifts.any_shift(sites, [&](double shift) {
                   return selection->contains(m + shift);
                 });
-            Record r;
-            r.source = p;
-            r.protein = p;
-            r.start = range.start;
-            r.length = range.length;
-            r.flags = static_cast<uint8_t>(range.flags | (protein.is_decoy ? kDecoy : 0));
-            r.missed = range.missed;
-            r.key8 = residues.key8(r);
+            const Record r = record_of(p, p, range, protein.is_decoy ? kDecoy : 0, residues);
             if (selected || in_null_pool(r)) records.push_back(r);
             if (reversed_too) {  // the same base mass and sites, reversed residues
-              r.protein = im.decoy_of[i];
-              r.flags = static_cast<uint8_t>(range.flags | kDecoy | kReversed);
-              r.key8 = residues.key8(r);
-              if (selected || in_null_pool(r)) records.push_back(r);
+              const Record rr = record_of(p, im.decoy_of[i], range, kDecoy | kReversed, residues);
+              if (selected || in_null_pool(rr)) records.push_back(rr);
             }
           }
         }

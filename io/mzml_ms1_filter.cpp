@@ -98,14 +98,15 @@ size_t Ms1SpectrumFilter::element_end(std::string_view b, size_t& from) {
 size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
   const std::string_view b = buffer_;
   size_t pos = 0;
-  // The next comment or CDATA section at or after pos (found once, then as pos passes it): its
-  // text passes whole, so a "<spectrum" inside it never starts a held element.
-  // hidden is the first one at or after an earlier pos: still right while it is npos or >= pos.
-  size_t hidden = std::min(b.find("<!--"), b.find("<![CDATA["));
+  // Comments, CDATA sections and processing instructions pass whole, so that a "<spectrum" in
+  // their text never starts a held element. `hidden` is the first one at or after some earlier
+  // pos, so still the next one while it is npos or >= pos (searched again only when passed).
+  auto find_hidden = [&](size_t from) {
+    return std::min(b.find("<!", from), b.find("<?", from));  // "<!--", "<![CDATA[", "<?"
+  };
+  size_t hidden = find_hidden(0);
   auto next_hidden = [&] {
-    if (hidden != std::string_view::npos && hidden < pos) {
-      hidden = std::min(b.find("<!--", pos), b.find("<![CDATA[", pos));
-    }
+    if (hidden != std::string_view::npos && hidden < pos) hidden = find_hidden(pos);
     return hidden;
   };
   for (;;) {
@@ -113,9 +114,19 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
       const size_t p = b.find(kOpen, pos);
       const size_t h = next_hidden();
       if (h != std::string_view::npos && (p == std::string_view::npos || h < p)) {
+        if (h + 9 > b.size() && !final) {  // not yet known which it is
+          emit(b.substr(pos, h - pos), sink);
+          return h;
+        }
         const bool comment = b.compare(h, 4, "<!--") == 0;
-        const std::string_view closer = comment ? "-->" : "]]>";
-        const size_t e = b.find(closer, h + (comment ? 4 : 9));
+        const bool cdata = !comment && b.compare(h, 9, "<![CDATA[") == 0;
+        if (!comment && !cdata && b[h + 1] == '!') {  // "<!DOCTYPE" and the like: markup
+          emit(b.substr(pos, h + 2 - pos), sink);
+          pos = h + 2;
+          continue;
+        }
+        const std::string_view closer = comment ? "-->" : cdata ? "]]>" : "?>";
+        const size_t e = b.find(closer, h + (comment ? 4 : cdata ? 9 : 2));
         if (e != std::string_view::npos) {
           emit(b.substr(pos, e + closer.size() - pos), sink);
           pos = e + closer.size();
@@ -199,16 +210,20 @@ void Ms1SpectrumFilter::finish(Sink& sink) {
   buffer_.clear();
 }
 
-uint64_t Ms1SpectrumFilter::file_offset(uint64_t passed_offset) const {
+const Ms1SpectrumFilter::Drop* Ms1SpectrumFilter::last_drop_before(uint64_t passed_offset) const {
   auto it = std::upper_bound(drops_.begin(), drops_.end(), passed_offset,
                              [](uint64_t x, const Drop& d) { return x < d.passed_offset; });
-  return passed_offset + (it == drops_.begin() ? 0 : std::prev(it)->bytes_before);
+  return it == drops_.begin() ? nullptr : &*std::prev(it);
+}
+
+uint64_t Ms1SpectrumFilter::file_offset(uint64_t passed_offset) const {
+  const Drop* d = last_drop_before(passed_offset);
+  return passed_offset + (d != nullptr ? d->bytes_before : 0);
 }
 
 uint64_t Ms1SpectrumFilter::file_line(uint64_t passed_offset, uint64_t passed_line) const {
-  auto it = std::upper_bound(drops_.begin(), drops_.end(), passed_offset,
-                             [](uint64_t x, const Drop& d) { return x < d.passed_offset; });
-  return passed_line + (it == drops_.begin() ? 0 : std::prev(it)->lines_before);
+  const Drop* d = last_drop_before(passed_offset);
+  return passed_line + (d != nullptr ? d->lines_before : 0);
 }
 
 }  // namespace ionflow

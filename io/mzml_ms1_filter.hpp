@@ -11,8 +11,10 @@
 // one <cvParam ... accession="MS:1000511" ... value="1" ...>, no ms-level cvParam of another
 // value, no <precursor and no <referenceableParamGroupRef (a group could set the level); and it
 // holds no comment, CDATA section, processing instruction or second "<spectrum" (text that
-// could hide or fake a tag). Any other spectrum passes untouched, so the parser reads exactly
-// what it read before minus such MS1 spectra (their well-formedness is no longer checked).
+// could hide or fake a tag). Comments, CDATA sections and processing instructions outside
+// spectra pass whole, so text in them never starts a held element. Any other spectrum passes
+// untouched, so the parser reads exactly what it read before minus such MS1 spectra (their
+// well-formedness is no longer checked).
 
 // Positions: the parser counts bytes and lines of the passed stream; file_offset() and
 // file_line() turn them back into the file's (adding what was dropped before that point).
@@ -56,6 +58,8 @@ class Ms1SpectrumFilter {
   // Handles buffer_ as far as it can; returns how many bytes were consumed.
   size_t route(bool final, Sink& sink);
   void emit(std::string_view bytes, Sink& sink);
+  // The last drop at or before passed-stream byte `passed_offset`, or nullptr.
+  const Drop* last_drop_before(uint64_t passed_offset) const;
   static size_t element_end(std::string_view element, size_t& from);
   static bool head_says_ms1(std::string_view head, std::string_view& native_id);
   static bool plain(std::string_view element);

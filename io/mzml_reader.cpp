@@ -144,8 +144,9 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
  private:
   // --- Ms1SpectrumFilter::Sink -----------------------------------------------------------------
 
-  // Pieces of at most ~1 MiB (the filter routes 256 KiB at a time; a held spectrum head is
-  // longer only up to its limit): expat copies them into its buffer, which stays in cache.
+  // Pieces of 256 KiB or less as a rule (the filter routes 256 KiB at a time; a held spectrum,
+  // comment or CDATA section may be longer, up to 4 MiB): expat copies them into its buffer,
+  // which then stays small and in cache.
   void pass(std::string_view bytes) override {
     parse(bytes.data(), static_cast<int>(bytes.size()), false);
   }

@@ -97,6 +97,10 @@ TEST(Ms1SpectrumFilter, OddButValidXmlIsDroppedOrPassedWhole) {
       {head + "<![CDATA[" + ms1 + "]]>" + ms2 + tail,
        head + "<![CDATA[" + ms1 + "]]>" + ms2 + tail,
        {}},
+      // So is one inside a processing instruction.
+      {head + "<?note " + ms1 + " ?>" + ms2 + tail,
+       head + "<?note " + ms1 + " ?>" + ms2 + tail,
+       {}},
       {head + end_in_comment + "\n" + ms2 + tail, head + end_in_comment + "\n" + ms2 + tail, {}},
       // The self-closing (empty) spectrum passes; the MS1 spectrum after it is dropped.
       {head + self_closing + ms1 + "\n" + ms2 + tail,

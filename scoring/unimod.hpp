@@ -22,6 +22,8 @@
 // scan finds no <umod:mod> element, else by the first look-up that needs the full parse (or
 // whose element does not parse alone) as std::runtime_error naming the path, line, byte and
 // expat's message. Elements that parse alone may still resolve from a file malformed elsewhere.
+// An entry whose <umod:delta mono_mass> is not a number is refused when used (std::runtime_error
+// naming the path, the modification and the value), never read as 0 Da.
 #pragma once
 
 #include <memory>

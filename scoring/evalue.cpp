@@ -9,15 +9,33 @@ double SurvivalFit::expected_count(double score) const {
   return std::pow(10.0, intercept + slope * score);
 }
 
-double SurvivalFit::log10_p_value(double score) const {
-  const double log_p = intercept + slope * score - std::log10(static_cast<double>(null_count));
-  return std::min(0.0, log_p);
+namespace {
+
+// log10 of the survival counts 0..kLog10Counts-1 (a fit takes one per tail bin, ~3 fits per
+// query); the same values as std::log10, computed once.
+constexpr size_t kLog10Counts = 4096;
+
+struct Log10Table {
+  double values[kLog10Counts];
+  Log10Table() {
+    values[0] = -HUGE_VAL;
+    for (size_t n = 1; n < kLog10Counts; ++n) values[n] = std::log10(static_cast<double>(n));
+  }
+};
+
+double log10_count(long n) {
+  static const Log10Table table;
+  return n >= 0 && static_cast<size_t>(n) < kLog10Counts ? table.values[n]
+                                                         : std::log10(static_cast<double>(n));
 }
+
+}  // namespace
 
 SurvivalFit SurvivalFitter::fit(const std::vector<double>& null_scores) {
   SurvivalFit fit;
   fit.null_count = null_scores.size();
   if (null_scores.empty()) return fit;
+  fit.log10_null_count = log10_count(static_cast<long>(null_scores.size()));
 
   double max_score = 0.0;
   for (double s : null_scores) max_score = std::max(max_score, s);
@@ -38,7 +56,7 @@ SurvivalFit SurvivalFitter::fit(const std::vector<double>& null_scores) {
     if (histogram_[k] == 0) continue;
     if (static_cast<double>(survival) > limit) break;
     const double x = static_cast<double>(k) * bin_width_;
-    const double y = std::log10(static_cast<double>(survival));
+    const double y = log10_count(survival);
     sx += x;
     sy += y;
     sxx += x * x;

@@ -28,15 +28,21 @@ namespace ionflow {
 
 struct SurvivalFit {
   bool valid = false;
-  double intercept = 0.0;  // a: log10 of the survival count at score 0
-  double slope = 0.0;      // b (< 0 when valid), per hyperscore unit
-  int points = 0;          // tail bins used
-  size_t null_count = 0;   // N
+  double intercept = 0.0;         // a: log10 of the survival count at score 0
+  double slope = 0.0;             // b (< 0 when valid), per hyperscore unit
+  int points = 0;                 // tail bins used
+  size_t null_count = 0;          // N
+  double log10_null_count = 0.0;  // log10(N), set by SurvivalFitter::fit (0 when N = 0)
 
   // Expected count of null scores >= score: 10^(a + b·score). REQUIRES: valid.
   double expected_count(double score) const;
-  // log10 of the p-value E(score)/N, capped at 0 (p <= 1). REQUIRES: valid, N > 0.
-  double log10_p_value(double score) const;
+  // log10 of the p-value E(score)/N, capped at 0 (p <= 1). REQUIRES: valid, N > 0, the fit made
+  // by SurvivalFitter::fit (which sets log10_null_count). Inline and free of logarithms: the
+  // scorer calls it twice for each of the ~400 peptides it scores per query.
+  double log10_p_value(double score) const {
+    const double log_p = intercept + slope * score - log10_null_count;
+    return log_p < 0.0 ? log_p : 0.0;
+  }
 };
 
 class SurvivalFitter {

@@ -15,10 +15,11 @@ void PeakTable::prepare(const std::vector<Peak>& peaks, const Tolerance& fragmen
   tolerance_ = fragment_tolerance;
   use_table_ = false;
   cells_.clear();
+  intensities_.clear();
   const double lower = fragment_tolerance.lower;
   const double upper = fragment_tolerance.upper;
   if (fragment_tolerance.unit != Tolerance::Unit::kDa || !(upper > lower) || peaks.empty() ||
-      peaks.size() >= kAmbiguous) {
+      peaks.size() >= kAmbiguous - 1) {
     return;
   }
   double max_mz = 0.0;
@@ -27,8 +28,13 @@ void PeakTable::prepare(const std::vector<Peak>& peaks, const Tolerance& fragmen
   inverse_cell_width_ = 1.0 / width;
   const double last_fragment_mz = max_mz - lower + kMarginTh;  // no match above it
   if (!(last_fragment_mz * inverse_cell_width_ < double(kMaxCells))) return;
+  // + 2: the last cell (above every peak's reach) stays none_.
   const size_t n = static_cast<size_t>(std::max(0.0, last_fragment_mz * inverse_cell_width_)) + 2;
-  cells_.assign(n, kNone);
+  none_ = static_cast<uint16_t>(peaks.size());
+  cells_.assign(n, none_);
+  intensities_.resize(peaks.size() + 1);
+  for (size_t i = 0; i < peaks.size(); ++i) intensities_[i] = peaks[i].intensity;
+  intensities_[peaks.size()] = 0.0f;
   for (size_t i = 0; i < peaks.size(); ++i) {
     const double mz = peaks[i].mz;
     // Fragment m/z f sees this peak when f + lower <= mz <= f + upper.
@@ -43,7 +49,7 @@ void PeakTable::prepare(const std::vector<Peak>& peaks, const Tolerance& fragmen
       const bool certain = c * width >= certain_lo && (c + 1) * width <= certain_hi;
       if (!certain) {
         cell = kAmbiguous;
-      } else if (cell == kNone || peaks[i].intensity > peaks[cell].intensity) {
+      } else if (cell == none_ || peaks[i].intensity > peaks[cell].intensity) {
         cell = static_cast<uint16_t>(i);  // ascending m/z: a tie keeps the lower m/z
       }
     }
@@ -68,6 +74,42 @@ const Peak* PeakTable::scan(double mz) const {
 FragmentMatches PeakTable::match(const std::vector<Fragment>& fragments, bool with_ppm) const {
   FragmentMatches m;
   if (peaks_ == nullptr) return m;
+  if (use_table_ && !with_ppm) {
+    // The table path of best() without its branches: an m/z outside the table (negative, NaN,
+    // above the last peak's reach) reads the last cell, which is none_; none_ adds intensity 0
+    // (x + 0.0 == x, so the sum is the same to the bit) and no count. Locals, so that the
+    // members are not reloaded after every store.
+    const uint16_t* cells = cells_.data();
+    const double last_cell = static_cast<double>(cells_.size() - 1);
+    const double inverse = inverse_cell_width_;
+    const float* intensity = intensities_.data();
+    const uint16_t none = none_;
+    // Matches are counted in a register per run of one ion type (fragment_ions writes each
+    // type's fragments together), not in m.matched[type] for every fragment.
+    double summed = 0.0;
+    int run = 0;
+    IonType run_type = fragments.empty() ? IonType::kB : fragments.front().type;
+    for (const Fragment& f : fragments) {
+      if (f.type != run_type) {
+        m.matched[static_cast<int>(run_type)] += run;
+        m.total_matched += run;
+        run = 0;
+        run_type = f.type;
+      }
+      const double x = f.mz * inverse;
+      uint16_t v = cells[static_cast<size_t>(x >= 0.0 && x < last_cell ? x : last_cell)];
+      if (v == kAmbiguous) [[unlikely]] {
+        const Peak* p = scan(f.mz);
+        v = p == nullptr ? none : static_cast<uint16_t>(p - peaks_->data());
+      }
+      summed += intensity[v];
+      run += v != none;
+    }
+    m.matched[static_cast<int>(run_type)] += run;
+    m.total_matched += run;
+    m.summed_intensity = summed;
+    return m;
+  }
   for (const Fragment& f : fragments) {
     const Peak* best = this->best(f.mz);
     if (best == nullptr) continue;

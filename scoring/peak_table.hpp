@@ -8,7 +8,7 @@
 //
 // Layout: m/z axis cut into cells of width (upper − lower)/16 Th (a Da tolerance only). For each
 // cell the table stores the best peak when every fragment m/z inside the cell sees the same set
-// of peaks, kNone when no peak can match, or kAmbiguous when a peak lies within a safety margin
+// of peaks, "none" when no peak can match, or kAmbiguous when a peak lies within a safety margin
 // (1e-3 Th, far above double/float rounding of m/z < 1e5) of the window edge of some m/z in the
 // cell; an ambiguous cell falls back to scanning the peaks with match_fragments' comparisons. A
 // peak makes at most two cells ambiguous, so fallbacks are rare. ppm tolerances (window width
@@ -48,7 +48,7 @@ class PeakTable {
         const size_t c = static_cast<size_t>(x);
         if (c >= cells_.size()) return nullptr;
         const uint16_t v = cells_[c];
-        if (v == kNone) return nullptr;
+        if (v == none_) return nullptr;
         if (v != kAmbiguous) return peaks_->data() + v;
       }
     }
@@ -56,7 +56,6 @@ class PeakTable {
   }
 
  private:
-  static constexpr uint16_t kNone = 0xFFFF;
   static constexpr uint16_t kAmbiguous = 0xFFFE;
   static constexpr int kCellsPerWindow = 16;
   static constexpr double kMarginTh = 1e-3;
@@ -67,7 +66,11 @@ class PeakTable {
   Tolerance tolerance_;
   bool use_table_ = false;
   double inverse_cell_width_ = 0.0;
+  // A cell holds the index of its peak, none_ (= the number of peaks) or kAmbiguous; the last
+  // cell is always none_. intensities_[none_] is 0, so that match() adds without a branch.
   std::vector<uint16_t> cells_;
+  uint16_t none_ = 0;
+  std::vector<float> intensities_;
 };
 
 }  // namespace ionflow

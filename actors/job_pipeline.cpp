@@ -353,6 +353,8 @@ struct SorterState {
   caf::actor splitter, writer, coordinator;
   std::unique_ptr<SortedRuns> runs;
   std::vector<double> neutral_masses_da;  // of every query, for the coordinator (QueryMasses)
+  // (neutral mass, estimated scoring cost) of every query, for the chunk plan.
+  std::vector<std::pair<float, float>> query_costs;
   bool finished = false;
   bool reported = false;
   bool failed = false;
@@ -384,8 +386,12 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         if (st.failed || st.finished) return 0;
         BusyTimer timer;
         try {
+          const int max_fragment_charge = st.ctx->spec.search.max_fragment_charge;
           for (Query& q : batch.queries) {
             st.neutral_masses_da.push_back(q.neutral_mass);
+            st.query_costs.emplace_back(static_cast<float>(q.neutral_mass),
+                                        static_cast<float>(estimated_scoring_cost(
+                                            q.neutral_mass, q.charge, max_fragment_charge)));
             st.runs->add(std::move(q));
           }
         } catch (const std::exception& e) {
@@ -407,12 +413,22 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
           return;
         }
         st.finished = true;
-        note_busy(st.stats, *st.ctx, timer);
         uint64_t total = st.runs->stats().queries;
+        // The masses first: the coordinator builds the peptide index from them.
+        self->send(st.coordinator, QueryMasses{st.ctx->key, std::move(st.neutral_masses_da)});
+        // The chunk plan, from the estimated costs in sorted order (by mass only: queries of
+        // equal mass may differ in charge, which moves a chunk's estimate by at most a query).
+        std::sort(st.query_costs.begin(), st.query_costs.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<double> costs(st.query_costs.size());
+        for (size_t i = 0; i < costs.size(); ++i) costs[i] = st.query_costs[i].second;
+        std::vector<std::pair<float, float>>().swap(st.query_costs);
+        std::vector<uint32_t> plan =
+            plan_chunks(costs, st.ctx->spec.chunk_size, st.ctx->scorer_count());
+        note_busy(st.stats, *st.ctx, timer);
         // The stage moves on in the splitter, which also knows whether the index is built.
         st.ctx->update_progress([total](JobProgress& p) { p.queries = total; }, true);
-        self->send(st.coordinator, QueryMasses{st.ctx->key, std::move(st.neutral_masses_da)});
-        self->send(st.splitter, SortedReady{st.ctx->key, total});
+        self->send(st.splitter, SortedReady{st.ctx->key, total, std::move(plan)});
       },
       [self](NextQueries& request) -> QueryBatch {
         auto& st = self->state;
@@ -458,7 +474,8 @@ struct SplitterState {
   bool finished = false;
   bool failed = false;
   uint64_t next_seq = 0;
-  uint32_t chunk_size = 1;  // effective_chunk_size, set when the queries are sorted
+  std::vector<uint32_t> chunk_queries;  // the sorter's chunk plan (SortedReady)
+  size_t next_chunk = 0;                // in chunk_queries
   uint32_t in_flight = 0;
   uint64_t chunks_done = 0;
   uint64_t queries_scored = 0;
@@ -534,7 +551,10 @@ void splitter_pump(SplitterActor* self) {
   if (st.ctx->aborted || st.ctx->cancel_requested()) return;
   if (st.in_flight >= max_chunks_in_flight(st)) return;
   st.pulling = true;
-  const uint32_t chunk_size = st.chunk_size;
+  // After the plan, one more request: its empty reply is what ends the sorter (and would
+  // catch queries the plan did not count, sent on one by one).
+  const uint32_t chunk_size =
+      st.next_chunk < st.chunk_queries.size() ? st.chunk_queries[st.next_chunk++] : 1;
   self->request(st.sorter, kSorterTimeout, NextQueries{st.ctx->key, chunk_size})
       .then(
           [self, chunk_size](QueryBatch& batch) {
@@ -578,14 +598,13 @@ caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, c
         auto& st = self->state;
         st.sorter = caf::actor_cast<caf::actor>(self->current_sender());
         st.sorted_ready = true;
-        const uint64_t total = sorted.queries;
-        const uint32_t chunk = st.chunk_size =
-            effective_chunk_size(total, st.ctx->spec.chunk_size, st.ctx->scorer_count());
+        st.chunk_queries = std::move(sorted.chunk_queries);
+        const uint64_t chunks = st.chunk_queries.size();
         // Every query is read: scoring, or still waiting for the peptide (and fragment) index.
         const char* stage = st.index_ready ? "scoring" : "indexing";
         st.ctx->update_progress(
-            [total, chunk, stage](JobProgress& p) {
-              p.chunks_total = (total + chunk - 1) / chunk;
+            [chunks, stage](JobProgress& p) {
+              p.chunks_total = chunks;
               p.stage = stage;
             },
             true);

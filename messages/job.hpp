@@ -27,8 +27,8 @@ struct JobSpec {
   int licensed_cores = 0;      // cap on scorers; 0 = the cores this process may use
   int scorers = 0;             // 0 = min(licensed_cores, usable cores)
   int parsers = 1;             // 1..4
-  uint32_t chunk_size = 1000;  // max queries per chunk (Mascot's SplitNumberOfQueries); small
-                               // jobs get smaller chunks (actors/chunk_size.hpp)
+  uint32_t chunk_size = 1000;  // max queries per chunk (Mascot's SplitNumberOfQueries); the
+                               // last chunks are smaller (actors/chunk_size.hpp)
   uint32_t block_size_bytes = 1u << 20;               // reader block size
   uint32_t max_blocks_in_flight = 8;                  // reader backpressure bound
   uint32_t max_chunks_in_flight = 0;                  // 0 = 2 * scorers

@@ -3,7 +3,9 @@
 //                sorter -> splitter: the next queries in sorted order (reply to NextQueries).
 //   InputDone    reader -> parser (reply: StageReport of that parser) and reader -> sorter:
 //                no more queries will arrive.
-//   SortedReady  sorter -> splitter: all queries are sorted; `queries` is the total.
+//   SortedReady  sorter -> splitter: all queries are sorted; `queries` is the total and
+//                `chunk_queries` the query counts of the chunks to cut, in order
+//                (actors/chunk_size.hpp: plan_chunks).
 //   QueryMasses  sorter -> coordinator, with SortedReady: every query's neutral mass (Da), for a
 //                peptide index of only the peptides the precursor windows reach
 //                (scoring/precursor_selection.hpp).
@@ -31,6 +33,7 @@ struct InputDone {
 struct SortedReady {
   uint64_t job = 0;
   uint64_t queries = 0;
+  std::vector<uint32_t> chunk_queries;  // sums to `queries`
 };
 
 struct QueryMasses {

@@ -152,7 +152,7 @@ typename Inspector::result_type inspect(Inspector& f, InputDone& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, SortedReady& x) {
-  return f(caf::meta::type_name("ionflow::SortedReady"), x.job, x.queries);
+  return f(caf::meta::type_name("ionflow::SortedReady"), x.job, x.queries, x.chunk_queries);
 }
 
 template <class Inspector>

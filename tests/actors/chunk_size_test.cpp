@@ -1,32 +1,62 @@
-// effective_chunk_size: the configured chunk size for large jobs, smaller chunks (at least 4
-// per scorer, at least 32 queries) for small ones.
+// The chunk plan (actors/chunk_size.hpp): estimated query costs, guided chunks that shrink toward
+// the end of a job, heavy queries in smaller chunks, the configured size as a cap.
 #include <gtest/gtest.h>
+
+#include <numeric>
 
 #include "actors/chunk_size.hpp"
 
 namespace ionflow {
 namespace {
 
-TEST(ChunkSize, LargeJobKeepsTheConfiguredSize) {
-  // The 683 905-query scale set on 2 scorers: ceil(683905 / 8) = 85 489 > 1000.
-  EXPECT_EQ(effective_chunk_size(683905, 1000, 2), 1000u);
-  EXPECT_EQ(effective_chunk_size(8000, 1000, 2), 1000u);
+uint64_t sum(const std::vector<uint32_t>& plan) {
+  return std::accumulate(plan.begin(), plan.end(), uint64_t{0});
 }
 
-TEST(ChunkSize, SmallJobIsSpreadOverTheScorers) {
-  // BSA1: 1119 queries, 2 scorers -> ceil(1119 / 8) = 140 queries, 8 chunks.
-  EXPECT_EQ(effective_chunk_size(1119, 1000, 2), 140u);
-  // Ecoli: 139 queries, 2 scorers -> ceil(139 / 8) = 18, raised to the floor of 32.
-  EXPECT_EQ(effective_chunk_size(139, 1000, 2), 32u);
-  EXPECT_EQ(effective_chunk_size(1119, 1000, 4), 70u);
-  EXPECT_EQ(effective_chunk_size(1119, 1000, 0), 280u);  // scorers < 1 counts as 1
+TEST(ChunkSize, EstimatedCostGrowsWithMassAndFragmentCharges) {
+  // 1100 + mass × fragment charges (charge 2 -> 1 fragment charge, charge 5 -> 4).
+  EXPECT_DOUBLE_EQ(estimated_scoring_cost(1000.0, 2, 0), 2100.0);
+  EXPECT_DOUBLE_EQ(estimated_scoring_cost(2500.0, 5, 0), 11100.0);
+  EXPECT_DOUBLE_EQ(estimated_scoring_cost(1000.0, 2, 3), 4100.0);  // configured 3
+  EXPECT_DOUBLE_EQ(estimated_scoring_cost(-5.0, 2, 0), 1100.0);    // no negative cost
 }
 
-TEST(ChunkSize, ConfiguredSizeIsAnUpperBoundAndFloorNeverExceedsIt) {
-  EXPECT_EQ(effective_chunk_size(1119, 7, 2), 7u);
-  EXPECT_EQ(effective_chunk_size(10, 1, 2), 1u);
-  EXPECT_EQ(effective_chunk_size(10, 0, 2), 1u);  // 0 counts as 1
-  EXPECT_EQ(effective_chunk_size(0, 1000, 2), 32u);
+TEST(ChunkSize, EqualQueriesGetGuidedChunksDownToTheFloor) {
+  // 1000 equal queries, 2 scorers: each chunk a quarter of what is left (250, 750/4 -> 188,
+  // ...) until the floor of 32 queries; the last takes the rest.
+  const std::vector<uint32_t> expected = {250, 188, 141, 106, 79, 59, 45, 33, 32, 32, 32, 3};
+  EXPECT_EQ(plan_chunks(std::vector<double>(1000, 1.0), 1000, 2), expected);
+  // 100 queries: a quarter is below the floor at once.
+  EXPECT_EQ(plan_chunks(std::vector<double>(100, 1.0), 1000, 2),
+            (std::vector<uint32_t>{32, 32, 32, 4}));
+}
+
+TEST(ChunkSize, HeavyQueriesGoInSmallerChunks) {
+  // 100 queries of cost 1, then 20 of cost 10 (total 300; floor 300/120 × 32 = 80): the chunks
+  // cost 80, 80, 80, 60, but hold 80, 26, 8 and 6 queries.
+  std::vector<double> costs(100, 1.0);
+  costs.insert(costs.end(), 20, 10.0);
+  EXPECT_EQ(plan_chunks(costs, 1000, 2), (std::vector<uint32_t>{80, 26, 8, 6}));
+}
+
+TEST(ChunkSize, LargeJobKeepsTheConfiguredSizeUntilItsTail) {
+  // The 683,905-query scale set on 2 scorers: chunks of 1000 until the last few thousand.
+  const std::vector<uint32_t> plan = plan_chunks(std::vector<double>(683905, 1.0), 1000, 2);
+  EXPECT_EQ(sum(plan), 683905u);
+  EXPECT_EQ(plan.size(), 696u);
+  EXPECT_EQ(plan.front(), 1000u);
+  EXPECT_EQ(plan[plan.size() - 12], 309u);  // the first below the cap: 1237 left / 4
+  EXPECT_EQ(plan.back(), 27u);
+  for (uint32_t n : plan) EXPECT_LE(n, 1000u);
+}
+
+TEST(ChunkSize, ConfiguredSizeIsAnUpperBoundAndArgumentsAreClamped) {
+  EXPECT_EQ(plan_chunks(std::vector<double>(20, 1.0), 7, 2), (std::vector<uint32_t>{7, 7, 6}));
+  EXPECT_EQ(plan_chunks(std::vector<double>(3, 1.0), 0, 2),  // 0 counts as 1
+            (std::vector<uint32_t>{1, 1, 1}));
+  EXPECT_EQ(plan_chunks(std::vector<double>(100, 1.0), 1000, 0),  // scorers < 1 counts as 1
+            (std::vector<uint32_t>{50, 32, 18}));
+  EXPECT_TRUE(plan_chunks({}, 1000, 2).empty());
 }
 
 }  // namespace

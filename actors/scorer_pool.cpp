@@ -1,16 +1,19 @@
 // The scorer pool shared by all jobs of a SearchRuntime, and its scorers (see pipeline.hpp).
 //
-// The pool forwards each QueryChunk to the least-loaded scorer with request(...).then(...) and
-// keeps the chunk until a PsmBatch comes back; on any error (the scorer threw, died, was removed
-// with queued work, timed out) the chunk is sent again to another scorer (a chunk fails after
-// kMaxChunkAttempts scoring errors or kMaxChunkUnreachable vanished scorers). Scorers are detached
-// actors (one thread each, so the pool size is the number of cores scoring) linked to the pool; a
-// scorer that dies is replaced. A scorer checks the job's stop flag (JobScoring::stop) between
-// queries, so a cancelled or failed job's chunks stop within one query instead of being scored to
-// the end.
+// The pool gives each QueryChunk to an idle scorer (no chunk outstanding) with
+// request(...).then(...), or queues it (FIFO) until a scorer is idle: a chunk queued at a busy
+// scorer could wait there while another scorer has nothing to do, which at the end of a job left
+// one scorer running alone for up to a chunk. It keeps the chunk until a PsmBatch comes back; on
+// any error (the scorer threw, died, was removed with queued work, timed out) the chunk is sent
+// again to another scorer (a chunk fails after kMaxChunkAttempts scoring errors or
+// kMaxChunkUnreachable vanished scorers). Scorers are detached actors (one thread each, so the pool
+// size is the number of cores scoring) linked to the pool; a scorer that dies is replaced. A scorer
+// checks the job's stop flag (JobScoring::stop) between queries, so a cancelled or failed job's
+// chunks stop within one query instead of being scored to the end.
 #include <caf/all.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -109,6 +112,7 @@ struct PoolState {
   int target = 1;
   uint64_t next_work = 0;
   std::map<uint64_t, PendingChunk> work;
+  std::deque<uint64_t> waiting;  // work not given to a scorer yet, in order (retries first)
 };
 
 using PoolActor = caf::stateful_actor<PoolState>;
@@ -138,23 +142,25 @@ void pool_resize(PoolActor* self, int count) {
   }
 }
 
-void pool_dispatch(PoolActor* self, uint64_t id) {
+void pool_drain(PoolActor* self);
+
+// Sends chunk `id` to an idle scorer; false when there is none for it now (it stays waiting).
+// A retry avoids the scorer that failed it while the pool has another: it waits for another
+// scorer to be idle. A chunk no longer pending counts as sent.
+bool pool_try_send(PoolActor* self, uint64_t id) {
   auto& st = self->state;
   auto it = st.work.find(id);
-  if (it == st.work.end()) return;
+  if (it == st.work.end()) return true;
   PendingChunk& pending = it->second;
   if (st.scorers.empty()) pool_resize(self, st.target);
-  // Least outstanding chunks; on a retry avoid the scorer that failed when another exists.
   caf::actor chosen;
-  int best = 0;
   for (const caf::actor& s : st.scorers) {
-    int load = st.load[s.address()];
-    if (st.scorers.size() > 1 && s.address() == pending.last_scorer) load += 1 << 20;
-    if (!chosen || load < best) {
-      chosen = s;
-      best = load;
-    }
+    if (st.load[s.address()] != 0) continue;
+    if (st.scorers.size() > 1 && s.address() == pending.last_scorer) continue;
+    chosen = s;
+    break;
   }
+  if (!chosen) return false;
   pending.last_scorer = chosen.address();
   ++st.load[chosen.address()];
   self->request(chosen, kScorerTimeout, pending.chunk)
@@ -164,16 +170,21 @@ void pool_dispatch(PoolActor* self, uint64_t id) {
             auto load = st.load.find(chosen.address());
             if (load != st.load.end()) --load->second;
             auto it = st.work.find(id);
-            if (it == st.work.end()) return;
-            it->second.promise.deliver(std::move(batch));
-            st.work.erase(it);
+            if (it != st.work.end()) {
+              it->second.promise.deliver(std::move(batch));
+              st.work.erase(it);
+            }
+            pool_drain(self);
           },
           [self, id, chosen](caf::error& err) {
             auto& st = self->state;
             auto load = st.load.find(chosen.address());
             if (load != st.load.end()) --load->second;
             auto it = st.work.find(id);
-            if (it == st.work.end()) return;
+            if (it == st.work.end()) {
+              pool_drain(self);
+              return;
+            }
             PendingChunk& pending = it->second;
             bool gone = err == caf::sec::request_receiver_down || err == caf::sec::request_timeout;
             ++(gone ? pending.unreachable : pending.failures);
@@ -185,10 +196,25 @@ void pool_dispatch(PoolActor* self, uint64_t id) {
                                       std::to_string(pending.failures + pending.unreachable) +
                                       " times, last: " + self->system().render(err)));
               st.work.erase(it);
-              return;
+            } else {
+              st.waiting.push_front(id);
             }
-            pool_dispatch(self, id);
+            pool_drain(self);
           });
+  return true;
+}
+
+// Gives waiting chunks, in order, to idle scorers while there are both (a retry that must wait
+// for another scorer does not hold up the chunks behind it).
+void pool_drain(PoolActor* self) {
+  auto& st = self->state;
+  for (auto it = st.waiting.begin(); it != st.waiting.end();) {
+    if (pool_try_send(self, *it)) {
+      it = st.waiting.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 caf::behavior pool_actor(PoolActor* self, std::shared_ptr<JobRegistry> registry, int scorers) {
@@ -202,6 +228,7 @@ caf::behavior pool_actor(PoolActor* self, std::shared_ptr<JobRegistry> registry,
     st.load.erase(it->address());
     st.scorers.erase(it);
     pool_resize(self, st.target);
+    pool_drain(self);  // the replacement is idle
   });
   // Exits from linked scorers are handled as down messages; any other exit stops the pool.
   self->set_exit_handler([self](caf::exit_msg& exit) {
@@ -215,10 +242,14 @@ caf::behavior pool_actor(PoolActor* self, std::shared_ptr<JobRegistry> registry,
         auto promise = self->make_response_promise<PsmBatch>();
         uint64_t id = st.next_work++;
         st.work.emplace(id, PendingChunk{std::move(chunk), promise, 0, 0, {}});
-        pool_dispatch(self, id);
+        st.waiting.push_back(id);
+        pool_drain(self);
         return promise;
       },
-      [self](ResizePool& resize) { pool_resize(self, resize.scorers); },
+      [self](ResizePool& resize) {
+        pool_resize(self, resize.scorers);
+        pool_drain(self);
+      },
       // The scorers now in rotation (tests, metrics).
       [self](caf::get_atom) -> std::vector<caf::actor> { return self->state.scorers; },
       [self](ForgetJob& forget) {

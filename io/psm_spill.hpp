@@ -5,7 +5,9 @@
 // scorer's order) as they arrive, in any seq order. Records (io/psm_codec, prefixed by seq and
 // position) are buffered up to `run_bytes` of encoded bytes, then sorted by (file_index,
 // spectrum_index, arrival) and appended to the spill file as one "run" (one zstd frame). Only the
-// run boundaries stay in RAM. finish() writes the rest and numbers every PSM by its *arrival*:
+// run boundaries stay in RAM. finish() writes the rest (or, when no run was written, keeps the
+// PSMs in RAM as the only run: a small job never touches the file) and numbers every PSM by its
+// *arrival*:
 // its position in the concatenation of all chunks by ascending seq (the order the writer used
 // when it kept every PSM in a vector). Then scan() reads every PSM once, run by run (cheap, no
 // order), and merge() returns them by a k-way merge of the runs in (file_index,
@@ -53,7 +55,7 @@ class PsmSpill {
   void merge(const std::function<void(uint64_t arrival, Psm& psm)>& visit) const;
 
   uint64_t size() const { return count_; }                   // PSMs added
-  size_t runs() const { return runs_.size(); }               // runs written
+  size_t runs() const { return runs_.size(); }               // runs written (0: kept in RAM)
   uint64_t bytes_written() const { return bytes_written_; }  // compressed bytes on disk
   const std::string& path() const { return path_; }
 
@@ -69,7 +71,9 @@ class PsmSpill {
   struct Run {
     uint64_t begin = 0, end = 0;  // byte range of the frame in the file
   };
+  void sort_entries();
   void write_run();
+  void visit_in_memory(const std::function<void(uint64_t, Psm&)>& visit) const;
   uint64_t arrival(uint64_t seq, uint32_t position) const;
 
   std::string path_;
@@ -83,6 +87,7 @@ class PsmSpill {
   uint64_t count_ = 0;
   uint64_t bytes_written_ = 0;
   bool finished_ = false;
+  bool in_memory_ = false;  // finished with nothing spilled: pending_ and entries_ are the run
 };
 
 }  // namespace ionflow

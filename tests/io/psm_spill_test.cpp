@@ -210,22 +210,33 @@ TEST_F(PsmSpillTest, MergeGivesFileSpectrumArrivalOrderOverManyRuns) {
   EXPECT_EQ(again, 42u);
 }
 
-TEST_F(PsmSpillTest, OneLargeRunKeepsEveryField) {
-  PsmSpill spill(dir_.string());
-  std::vector<Psm> psms(1000, full_psm());
-  for (size_t i = 0; i < psms.size(); ++i) psms[i].spectrum_index = 1000 - i;
-  spill.add(0, psms);
-  spill.finish();
-  EXPECT_EQ(spill.runs(), 1u);
-  uint64_t expected_spectrum = 1;
-  spill.merge([&](uint64_t arrival, Psm& p) {
-    EXPECT_EQ(p.spectrum_index, expected_spectrum++);
-    EXPECT_EQ(arrival, 1000 - p.spectrum_index);
-    Psm want = full_psm();
-    want.spectrum_index = p.spectrum_index;
-    expect_equal(want, p);
-  });
-  EXPECT_EQ(expected_spectrum, 1001u);
+// One run of 1000 PSMs keeps every field, kept in RAM (nothing spilled: runs() 0) or written as
+// one zstd frame (run_bytes 1: the add itself writes it).
+TEST_F(PsmSpillTest, OneLargeRunKeepsEveryFieldInRamAndOnDisk) {
+  for (uint64_t run_bytes : {PsmSpill::kDefaultRunBytes, uint64_t{1}}) {
+    PsmSpill spill(dir_.string(), run_bytes);
+    std::vector<Psm> psms(1000, full_psm());
+    for (size_t i = 0; i < psms.size(); ++i) psms[i].spectrum_index = 1000 - i;
+    spill.add(0, psms);
+    spill.finish();
+    EXPECT_EQ(spill.runs(), run_bytes == 1 ? 1u : 0u);
+    EXPECT_EQ(spill.bytes_written() > 0, run_bytes == 1);
+    uint64_t expected_spectrum = 1;
+    spill.merge([&](uint64_t arrival, Psm& p) {
+      EXPECT_EQ(p.spectrum_index, expected_spectrum++);
+      EXPECT_EQ(arrival, 1000 - p.spectrum_index);
+      Psm want = full_psm();
+      want.spectrum_index = p.spectrum_index;
+      expect_equal(want, p);
+    });
+    EXPECT_EQ(expected_spectrum, 1001u) << "run_bytes " << run_bytes;
+    uint64_t arrivals = 0;
+    spill.scan([&](uint64_t arrival, Psm& p) {
+      EXPECT_EQ(arrival, 1000 - p.spectrum_index);
+      arrivals += arrival;
+    });
+    EXPECT_EQ(arrivals, 999u * 1000u / 2);
+  }
 }
 
 TEST_F(PsmSpillTest, EmptySpillMergesNothing) {

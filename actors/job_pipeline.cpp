@@ -353,8 +353,7 @@ struct SorterState {
   caf::actor splitter, writer, coordinator;
   std::unique_ptr<SortedRuns> runs;
   std::vector<double> neutral_masses_da;  // of every query, for the coordinator (QueryMasses)
-  // (neutral mass, estimated scoring cost) of every query, for the chunk plan.
-  std::vector<std::pair<float, float>> query_costs;
+  QueryCosts query_costs;                 // for the chunk plan
   bool finished = false;
   bool reported = false;
   bool failed = false;
@@ -389,9 +388,7 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
           const int max_fragment_charge = st.ctx->spec.search.max_fragment_charge;
           for (Query& q : batch.queries) {
             st.neutral_masses_da.push_back(q.neutral_mass);
-            st.query_costs.emplace_back(static_cast<float>(q.neutral_mass),
-                                        static_cast<float>(estimated_scoring_cost(
-                                            q.neutral_mass, q.charge, max_fragment_charge)));
+            st.query_costs.add(q.neutral_mass, q.charge, max_fragment_charge);
             st.runs->add(std::move(q));
           }
         } catch (const std::exception& e) {
@@ -416,15 +413,9 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         uint64_t total = st.runs->stats().queries;
         // The masses first: the coordinator builds the peptide index from them.
         self->send(st.coordinator, QueryMasses{st.ctx->key, std::move(st.neutral_masses_da)});
-        // The chunk plan, from the estimated costs in sorted order (by mass only: queries of
-        // equal mass may differ in charge, which moves a chunk's estimate by at most a query).
-        std::sort(st.query_costs.begin(), st.query_costs.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::vector<double> costs(st.query_costs.size());
-        for (size_t i = 0; i < costs.size(); ++i) costs[i] = st.query_costs[i].second;
-        std::vector<std::pair<float, float>>().swap(st.query_costs);
         std::vector<uint32_t> plan =
-            plan_chunks(costs, st.ctx->spec.chunk_size, st.ctx->scorer_count());
+            plan_chunks(st.query_costs.runs(), st.ctx->spec.chunk_size, st.ctx->scorer_count());
+        st.query_costs = QueryCosts();
         note_busy(st.stats, *st.ctx, timer);
         // The stage moves on in the splitter, which also knows whether the index is built.
         st.ctx->update_progress([total](JobProgress& p) { p.queries = total; }, true);

@@ -39,6 +39,11 @@
 namespace ionflow {
 namespace {
 
+// Work units per build thread for the digest, the record expansion and the group passes
+// (parallel_tasks): enough that threads finish together, few enough that per-slice buffers
+// (sort_records keeps 128 KiB of bucket offsets per digest slice) stay small.
+constexpr size_t kSlicesPerThread = 4;
+
 enum RecordFlags : uint8_t {
   kDecoy = 1,
   kReversed = 2,  // sequence = reverse_peptide(source substring)
@@ -190,10 +195,8 @@ std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int t
   const size_t parts = slices.size();
   // next[p][b]: where slice p's next record of bucket b goes.
   std::vector<std::vector<uint32_t>> next(parts, std::vector<uint32_t>(kBuckets, 0));
-  parallel_slices(threads, parts, [&](size_t, size_t first, size_t last) {
-    for (size_t p = first; p < last; ++p) {
-      for (const Record& r : slices[p]) ++next[p][bucket(r)];
-    }
+  parallel_tasks(threads, parts, [&](size_t p) {
+    for (const Record& r : slices[p]) ++next[p][bucket(r)];
   });
   std::vector<uint32_t> start(kBuckets + 1, 0);
   {
@@ -211,14 +214,14 @@ std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int t
     start[kBuckets] = static_cast<uint32_t>(sum);
   }
   std::vector<Record> records(start[kBuckets]);
-  parallel_slices(threads, parts, [&](size_t, size_t first, size_t last) {
-    for (size_t p = first; p < last; ++p) {
-      for (const Record& r : slices[p]) records[next[p][bucket(r)]++] = r;
-      std::vector<Record>().swap(slices[p]);
-    }
+  parallel_tasks(threads, parts, [&](size_t p) {
+    for (const Record& r : slices[p]) records[next[p][bucket(r)]++] = r;
+    std::vector<Record>().swap(slices[p]);
   });
-  parallel_slices(threads, kBuckets, [&](size_t, size_t first, size_t last) {
-    for (size_t b = first; b < last; ++b) {
+  // The buckets in blocks handed out as threads become free: records crowd into some buckets.
+  constexpr size_t kBucketsPerTask = 512;
+  parallel_tasks(threads, kBuckets / kBucketsPerTask, [&](size_t task) {
+    for (size_t b = task * kBucketsPerTask; b < (task + 1) * kBucketsPerTask; ++b) {
       if (start[b + 1] - start[b] > 1) {
         std::sort(records.begin() + start[b], records.begin() + start[b + 1], less);
       }
@@ -421,10 +424,10 @@ Record record_of(uint32_t source, uint32_t protein, const DigestedPeptideRange& 
 struct DigestedDatabase::Impl {
   SearchParameters params;
   std::vector<Protein> proteins;            // generated decoys appended
-  std::vector<std::vector<Record>> slices;  // one per digesting thread (not selectable)
+  std::vector<std::vector<Record>> slices;  // one per digest slice (not selectable)
   uint64_t occurrences = 0;
   FormMassShifts shifts;
-  // Selectable (shifts supported): per digesting thread, its proteins [first, last), their
+  // Selectable (shifts supported): per digest slice, its proteins [first, last), their
   // peptides in protein order, and after each protein the end of its peptides in `peptides`.
   bool selectable = false;
   std::vector<std::pair<size_t, size_t>> slice_proteins;
@@ -485,15 +488,31 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
   // all 1.19 M occurrences of the BSA demo database were ~48 MB of fresh pages to fault in.
   const DigestOptions options = digest_options_from(db);
   const Residues residues(proteins);
-  impl->slices.resize(static_cast<size_t>(threads));
+  // kSlicesPerThread slices of about equal residues per thread, handed out as threads become
+  // free (parallel.hpp): the parser shares the cores while the database is digested.
+  const size_t slices = threads == 1 ? 1 : static_cast<size_t>(threads) * kSlicesPerThread;
+  std::vector<size_t> slice_start(slices + 1, proteins.size());
+  {
+    size_t total = 0;
+    for (const Protein& p : proteins) total += p.sequence.size();
+    size_t seen = 0, slice = 0;
+    slice_start[0] = 0;
+    for (size_t i = 0; i < proteins.size() && slice + 1 < slices; ++i) {
+      seen += proteins[i].sequence.size();
+      while (slice + 1 < slices && seen >= total / slices * (slice + 1))
+        slice_start[++slice] = i + 1;
+    }
+  }
+  impl->slices.resize(slices);
   if (selectable) {
-    impl->slice_proteins.resize(static_cast<size_t>(threads));
-    impl->peptides.resize(static_cast<size_t>(threads));
-    impl->peptides_end.resize(static_cast<size_t>(threads));
+    impl->slice_proteins.resize(slices);
+    impl->peptides.resize(slices);
+    impl->peptides_end.resize(slices);
     impl->decoy_of = decoy_of;
   }
-  std::vector<uint64_t> slice_occurrences(static_cast<size_t>(threads), 0);
-  parallel_slices(threads, proteins.size(), [&](size_t slice, size_t first, size_t last) {
+  std::vector<uint64_t> slice_occurrences(slices, 0);
+  parallel_tasks(threads, slices, [&](size_t slice) {
+    const size_t first = slice_start[slice], last = slice_start[slice + 1];
     std::vector<Record>& records = impl->slices[slice];
     std::vector<DigestedPeptide> digested;
     // Room for the slice's output at once: growing by doubling touched about twice its final
@@ -586,10 +605,10 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
   if (im.selectable) {
     const FormMassShifts& shifts = im.shifts;
     const bool reverse_peptides = db.decoy_generation == DecoyGeneration::kReversePeptide;
-    parallel_slices(threads, im.peptides.size(), [&](size_t, size_t first, size_t last) {
+    parallel_tasks(threads, im.peptides.size(), [&](size_t s) {
       std::vector<double> mass_prefix;
       std::vector<uint64_t> eligible_prefix;
-      for (size_t s = first; s < last; ++s) {
+      {
         std::vector<Record>& records = im.slices[s];
         const std::vector<DigestedPeptideRange>& ranges = im.peptides[s];
         const auto [first_protein, last_protein] = im.slice_proteins[s];
@@ -712,11 +731,13 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
       ++classes_seen;
     }
   };
-  // Slice boundaries at group starts.
-  std::vector<size_t> cut(static_cast<size_t>(threads) + 1, records.size());
+  // Slice boundaries at group starts: kSlicesPerThread slices per thread, handed out as threads
+  // become free (forms per record vary along the sequence order).
+  const size_t group_slices = threads == 1 ? 1 : static_cast<size_t>(threads) * kSlicesPerThread;
+  std::vector<size_t> cut(group_slices + 1, records.size());
   cut[0] = 0;
   for (size_t s = 1; s < cut.size() - 1; ++s) {
-    size_t at = std::max(cut[s - 1], records.size() * s / static_cast<size_t>(threads));
+    size_t at = std::max(cut[s - 1], records.size() * s / group_slices);
     while (at > 0 && at < records.size() && residues.compare(records[at - 1], records[at]) == 0) {
       ++at;
     }
@@ -741,9 +762,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
     }
   };
   auto for_each_slice = [&](auto&& fn) {
-    parallel_slices(threads, static_cast<size_t>(threads), [&](size_t, size_t a, size_t b) {
-      for (size_t s = a; s < b; ++s) fn(s, cut[s], cut[s + 1]);
-    });
+    parallel_tasks(threads, group_slices, [&](size_t s) { fn(s, cut[s], cut[s + 1]); });
   };
 
   // Occurrences of `form` among records [begin, kept_end) (sorted by protein, start), each
@@ -803,7 +822,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
   struct Sizes {
     size_t peptides = 0, residues = 0, placed = 0, occurrences = 0;
   };
-  std::vector<Sizes> sizes(static_cast<size_t>(threads) + 1);  // sizes[s + 1]: slice s
+  std::vector<Sizes> sizes(group_slices + 1);  // sizes[s + 1]: slice s
   for_each_slice([&](size_t s, size_t first, size_t last) {
     Group g;
     Sizes& z = sizes[s + 1];

@@ -87,9 +87,11 @@ std::vector<std::vector<Psm>> bsa1_chunks(const SearchParameters& params) {
 class JobPsmsTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
-    dir_ = scratch_directory("job-psms",
-                             std::to_string(GetParam()) + "-" +
-                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    // A parameterised test's name holds a '/' ("Name/0"): as a path that made a nested folder,
+    // and TearDown removed only the inner one (an empty folder left in /tmp per run).
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    dir_ = scratch_directory("job-psms", std::to_string(GetParam()) + "-" + name);
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

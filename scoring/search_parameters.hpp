@@ -44,13 +44,22 @@ struct DatabaseParameters {
   double peptide_max_mass_da = 5000.0;
 };
 
+// The highest precursor charge ionflow searches. A charge above it in an input file (mzML
+// MS:1000041 "charge state", MGF CHARGE=) is not believed: such a spectrum is skipped with the
+// reason "precursor charge above 10" (scoring/spectrum_preparation.hpp) instead of being
+// searched (a charge of 99 gave a false high-scoring PSM in a new-user test). 10 is the top of
+// the job message's `precursor_charge` range (service/job_message.cpp, which uses this
+// constant), so the charges tried for spectra without one and the charges believed from a
+// file share one limit.
+inline constexpr int kMaxPrecursorCharge = 10;
+
 struct SearchParameters {
   DatabaseParameters database;
   Tolerance precursor_tolerance = Tolerance::Ppm(-10.0, 10.0);
   Tolerance fragment_tolerance = Tolerance::Da(-0.5, 0.5);
   std::vector<int> isotope_errors = {0};  // C13 isotope errors tried, e.g. {0, 1}
   int min_precursor_charge = 2;  // range tried when a spectrum's charge is unknown
-  int max_precursor_charge = 3;
+  int max_precursor_charge = 3;  // at most kMaxPrecursorCharge
   int max_fragment_charge = 0;   // 0 = max(1, z - 1) for precursor charge z
   std::string ion_types = "by";  // any of "abcyz" (z = z-dot)
   int min_peaks = 15;            // fewer prepared peaks -> spectrum skipped ("too few peaks")

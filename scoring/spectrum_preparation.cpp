@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <string>
 
 #include "scoring/mass.hpp"
 
@@ -25,15 +26,26 @@ std::pair<double, double> window(const Tolerance& tol, double mz) {
   return tol.bounds(mz);
 }
 
+// The charges to search. `above_cap` is set when the file gave charges >= 1 but every one of
+// them is above kMaxPrecursorCharge (the result is then empty: the spectrum is skipped).
 std::vector<int> charges_to_try(const RawSpectrum& spectrum, const SearchParameters& params,
-                                bool& from_file) {
+                                bool& from_file, bool& above_cap) {
   std::vector<int> charges;
+  above_cap = false;
   for (int z : spectrum.precursor_charges) {
+    if (z > kMaxPrecursorCharge) {
+      above_cap = true;
+      continue;
+    }
     if (z >= 1 && std::find(charges.begin(), charges.end(), z) == charges.end()) {
       charges.push_back(z);
     }
   }
   from_file = !charges.empty();
+  if (above_cap) {
+    if (charges.empty()) return charges;  // only unbelievable charges: not guessed either
+    above_cap = false;                    // e.g. 2, 3, 99: 2 and 3 are searched
+  }
   if (charges.empty()) {
     for (int z = std::max(1, params.min_precursor_charge); z <= params.max_precursor_charge; ++z) {
       charges.push_back(z);
@@ -91,7 +103,13 @@ PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParam
     return result;
   }
   bool charge_from_file = true;
-  const std::vector<int> charges = charges_to_try(spectrum, params, charge_from_file);
+  bool charge_above_cap = false;
+  const std::vector<int> charges =
+      charges_to_try(spectrum, params, charge_from_file, charge_above_cap);
+  if (charge_above_cap) {
+    result.skip_reason = "precursor charge above " + std::to_string(kMaxPrecursorCharge);
+    return result;
+  }
   if (charges.empty()) {
     result.skip_reason = "no precursor charge";
     return result;

@@ -2,7 +2,10 @@
 // Query per assumed precursor charge. Implements prepare_spectrum() declared in search.hpp.
 //
 // Steps, in order (each tested in tests/scoring/spectrum_preparation_test.cpp):
-//  1. Skip: ms_level != 2 -> "not MS2"; precursor m/z <= 0 or not finite -> "no precursor m/z".
+//  1. Skip: ms_level != 2 -> "not MS2"; precursor m/z <= 0 or not finite -> "no precursor m/z";
+//     every charge the file gives (>= 1) above kMaxPrecursorCharge (search_parameters.hpp) ->
+//     "precursor charge above 10". Charges above the cap are dropped when others remain (a
+//     spectrum listing 2, 3 and 99 is searched at 2+ and 3+).
 //  2. Peaks with intensity <= 0 or non-finite m/z/intensity are dropped.
 //  3. Precursor removal (params.remove_precursor_peak): for every charge z tried, peaks within
 //     the fragment tolerance of the precursor m/z and of its water and ammonia losses
@@ -19,8 +22,9 @@
 //     the base peak to 100 follows X!Tandem (so hyperscores are comparable between spectra).
 //  7. Fewer than params.min_peaks peaks left -> "too few peaks".
 //  8. Peaks sorted by ascending m/z; one Query per charge: the file's charges (values < 1 are
-//     ignored), or every charge of [min_precursor_charge, max_precursor_charge] when the file
-//     gives none (charge_from_file = false). neutral_mass = (precursor_mz − proton) · z.
+//     ignored, values above kMaxPrecursorCharge dropped), or every charge of [min_precursor_charge,
+//     max_precursor_charge] when the file gives none (charge_from_file = false). neutral_mass =
+//     (precursor_mz − proton) · z.
 //
 // Thread-safe (pure function). Never throws for bad spectra: they are skipped with a reason.
 #pragma once

@@ -544,7 +544,7 @@ class MessageReader {
          }},
         {"precursor_charge",
          [&s](const JsonValue& v, const std::string& p) {
-           auto [lo, hi] = get_int_range(v, p, 1, 10);
+           auto [lo, hi] = get_int_range(v, p, 1, kMaxPrecursorCharge);
            s.min_precursor_charge = lo;
            s.max_precursor_charge = hi;
          }},

@@ -5,7 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <string>
 
+#include "io/mgf_reader.hpp"
+#include "io/mzml_reader.hpp"
 #include "scoring/mass.hpp"
 
 namespace ionflow {
@@ -122,6 +127,82 @@ TEST(SpectrumPreparation, SkipReasons) {
   s.ms_level = 1;
   EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "not MS2");
   EXPECT_TRUE(prepare_spectrum(s, params).queries.empty());
+}
+
+// A file charge above kMaxPrecursorCharge (10) is not believed: alone it skips the spectrum
+// (a charge of 99 once gave a false high-scoring PSM), next to believable charges it is dropped.
+TEST(SpectrumPreparation, ChargeAboveTheCap) {
+  SearchParameters params;
+  params.min_peaks = 3;
+  EXPECT_EQ(kMaxPrecursorCharge, 10);
+  RawSpectrum s = hand_made();
+  s.precursor_charges = {99};
+  PreparedSpectrum p = prepare_spectrum(s, params);
+  EXPECT_EQ(p.skip_reason, "precursor charge above 10");
+  EXPECT_TRUE(p.queries.empty());
+
+  s.precursor_charges = {11};
+  EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "precursor charge above 10");
+
+  s.precursor_charges = {10};  // the cap itself is searched
+  p = prepare_spectrum(s, params);
+  EXPECT_EQ(p.skip_reason, "");
+  ASSERT_EQ(p.queries.size(), 1u);
+  EXPECT_EQ(p.queries[0].charge, 10);
+
+  s.precursor_charges = {2, 3, 99};
+  p = prepare_spectrum(s, params);
+  EXPECT_EQ(p.skip_reason, "");
+  ASSERT_EQ(p.queries.size(), 2u);
+  EXPECT_EQ(p.queries[0].charge, 2);
+  EXPECT_EQ(p.queries[1].charge, 3);
+  EXPECT_TRUE(p.queries[1].charge_from_file);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string replace_first(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+std::vector<RawSpectrum> read_all(std::unique_ptr<SpectrumReader> reader, std::string_view text) {
+  std::vector<RawSpectrum> out;
+  reader->feed(text, out);
+  reader->finish(out);
+  return out;
+}
+
+// The cap holds for both file formats: MGF CHARGE=99+ and mzML "charge state" (MS:1000041) 99
+// reach prepare_spectrum as precursor_charges {99} and are skipped; the file's other spectra
+// are searched at their own charges (2+ and 3+ in the MGF, 2+ in the mzML).
+TEST(SpectrumPreparation, ChargeAboveTheCapFromMgfAndMzml) {
+  SearchParameters params;
+  const std::string mgf = replace_first(slurp(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf"),
+                                        "CHARGE=2+", "CHARGE=99+");
+  const std::vector<RawSpectrum> from_mgf = read_all(make_mgf_reader("capped.mgf", 0), mgf);
+  ASSERT_EQ(from_mgf.size(), 5u);
+  EXPECT_EQ(from_mgf[0].precursor_charges, std::vector<int>{99});
+  EXPECT_EQ(prepare_spectrum(from_mgf[0], params).skip_reason, "precursor charge above 10");
+  const PreparedSpectrum second = prepare_spectrum(from_mgf[1], params);
+  ASSERT_EQ(second.queries.size(), 1u);
+  EXPECT_EQ(second.queries[0].charge, 3);
+
+  const std::string mzml =
+      replace_first(slurp(IONFLOW_TEST_DATA_DIR "/BSA1_three_ms2_param_groups.mzML"),
+                    "name=\"charge state\" value=\"2\"", "name=\"charge state\" value=\"99\"");
+  const std::vector<RawSpectrum> from_mzml = read_all(make_mzml_reader("capped.mzML", 0), mzml);
+  ASSERT_EQ(from_mzml.size(), 3u);
+  EXPECT_EQ(from_mzml[0].precursor_charges, std::vector<int>{99});
+  EXPECT_EQ(prepare_spectrum(from_mzml[0], params).skip_reason, "precursor charge above 10");
+  EXPECT_EQ(from_mzml[1].precursor_charges, std::vector<int>{2});
+  EXPECT_NE(prepare_spectrum(from_mzml[1], params).skip_reason, "precursor charge above 10");
 }
 
 TEST(SpectrumPreparation, Deisotoping) {

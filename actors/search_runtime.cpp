@@ -245,10 +245,16 @@ void check_searchable_database(const JobSpec& job, const PeptideIndex& index) {
   }
   if (index.empty()) {
     // Headers without sequences, or settings no peptide satisfies: the job would "succeed"
-    // with 0 PSMs.
+    // with 0 PSMs. index.proteins holds one generated decoy per target after the FASTA's own
+    // entries (build_peptide_index): the FASTA's count is reported, not their sum (a new user
+    // saw twice the entries of the file).
+    const size_t fasta_entries = index.proteins.size() - (generating ? targets : 0);
+    const std::string generated =
+        generating ? " (nor do the " + std::to_string(targets) + " decoys generated from them)"
+                   : std::string();
     throw std::runtime_error(
-        job.fasta_path + ": no peptides to search: its " + std::to_string(index.proteins.size()) +
-        " entries give none with enzyme " + db.enzyme.name + ", " +
+        job.fasta_path + ": no peptides to search: its " + std::to_string(fasta_entries) +
+        " entries give none" + generated + " with enzyme " + db.enzyme.name + ", " +
         std::to_string(db.enzyme.min_length) + "-" + std::to_string(db.enzyme.max_length) +
         " residues, " + fmt::format("{:g}-{:g}", db.peptide_min_mass_da, db.peptide_max_mass_da) +
         " Da");

@@ -78,5 +78,24 @@ TEST(DatabaseChecks, FastaWithoutPeptidesFailsTheJob) {
   fs::remove_all(out);
 }
 
+// With generate_decoys the index holds a reversed decoy per target: the message counts the
+// FASTA's 3 entries, not the 6 proteins of the index.
+TEST(DatabaseChecks, FastaWithoutPeptidesCountsTheFastaEntriesWhenGeneratingDecoys) {
+  const fs::path out = scratch_directory("actors", "no-peptides-generated");
+  fs::create_directories(out);
+  const std::string fasta = (out / "headers.fasta").string();
+  std::ofstream(fasta) << ">P1 only a header\n>P2 short\nPEPK\n>P3\n";
+  JobSpec job = ecoli_job("no-peptides-generated", out);
+  job.fasta_path = fasta;
+  job.search.database.decoy_generation = DecoyGeneration::kReverseProtein;
+  const std::string error = run_error(job);
+  EXPECT_EQ(error.find(fasta + ": "), 0u) << error;
+  EXPECT_NE(error.find("no peptides to search: its 3 entries give none (nor do the 3 decoys "
+                       "generated from them) with enzyme trypsin, 5-50 residues, 500-5000 Da"),
+            std::string::npos)
+      << error;
+  fs::remove_all(out);
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -6,6 +6,10 @@
 
 #include <algorithm>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ionflow {
 namespace {
 
@@ -34,6 +38,31 @@ bool attribute(std::string_view tag, std::string_view name, std::string_view& va
     return true;
   }
   return false;
+}
+
+// '\n' bytes in `s` (std::count widens every byte to a 64-bit lane; this adds 16 at a time).
+uint64_t count_newlines(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  size_t i = 0;
+  uint64_t lines = 0;
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (i + 16 <= n) {
+    // Up to 255 blocks per byte-lane counter before it could overflow.
+    const size_t blocks = std::min<size_t>((n - i) / 16, 255);
+    __m128i counts = zero;
+    for (size_t b = 0; b < blocks; ++b, i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(v, lf));
+    }
+    const __m128i sums = _mm_sad_epu8(counts, zero);
+    lines += static_cast<uint64_t>(_mm_cvtsi128_si64(sums)) +
+             static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+  }
+#endif
+  for (; i < n; ++i) lines += p[i] == '\n';
+  return lines;
 }
 
 }  // namespace
@@ -101,8 +130,11 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
   // Comments, CDATA sections and processing instructions pass whole, so that a "<spectrum" in
   // their text never starts a held element. `hidden` is the first one at or after some earlier
   // pos, so still the next one while it is npos or >= pos (searched again only when passed).
-  auto find_hidden = [&](size_t from) {
-    return std::min(b.find("<!", from), b.find("<?", from));  // "<!--", "<![CDATA[", "<?"
+  auto find_hidden = [&](size_t from) {  // "<!--", "<![CDATA[", "<?": one pass over the '<'s
+    for (size_t q = b.find('<', from); q != std::string_view::npos; q = b.find('<', q + 1)) {
+      if (q + 1 < b.size() && (b[q + 1] == '!' || b[q + 1] == '?')) return q;
+    }
+    return std::string_view::npos;
   };
   size_t hidden = find_hidden(0);
   auto next_hidden = [&] {
@@ -111,6 +143,14 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
   };
   for (;;) {
     if (state_ == State::kPass) {
+      if (absorb_space_) {  // whitespace after a skipped spectrum is skipped with it
+        size_t q = pos;
+        while (q < b.size() && is_space(b[q])) ++q;
+        if (q > pos) skip(b.substr(pos, q - pos));
+        pos = q;
+        if (q == b.size() && !final) return q;
+        absorb_space_ = false;
+      }
       const size_t p = b.find(kOpen, pos);
       const size_t h = next_hidden();
       if (h != std::string_view::npos && (p == std::string_view::npos || h < p)) {
@@ -163,36 +203,54 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
       continue;
     }
     // kHold: b[pos] starts "<spectrum ". Its head (up to <binaryDataArrayList>, or its end)
-    // decides most spectra; one that says MS1 is held whole until its end tag.
+    // decides most spectra; one that says MS1, or any when the sink takes whole spectra, is
+    // held whole until its end tag.
     const std::string_view rest = b.substr(pos);
     std::string_view id;
     const size_t head_end = std::min(rest.find(kArrays), rest.find(kClose));
     const bool ms1 =
         head_end != std::string_view::npos && head_says_ms1(rest.substr(0, head_end), id);
+    const bool whole = head_end != std::string_view::npos && (ms1 || sink.takes_spectra());
     size_t end = std::string_view::npos;
-    if (ms1) {
+    if (whole) {
       scanned_ = std::max(scanned_, head_end);
       end = element_end(rest, scanned_);
     }
     const bool undecided =
-        head_end == std::string_view::npos || (ms1 && end == std::string_view::npos);
+        head_end == std::string_view::npos || (whole && end == std::string_view::npos);
     if (undecided && !final && rest.size() <= kMaxHoldBytes) return pos;
-    const bool drop = ms1 && end != std::string_view::npos && plain(rest.substr(0, end));
-    if (!drop) {
+    bool gone = false;
+    if (end != std::string_view::npos) {
+      const std::string_view element = rest.substr(0, end);
+      if (ms1 && plain(element)) {
+        sink.dropped(id);
+        gone = true;
+      } else if (!ms1 && sink.take(element)) {
+        gone = true;
+      }
+    }
+    if (!gone) {
       emit(rest.substr(0, kOpen.size()), sink);  // the parser reads this spectrum
       pos += kOpen.size();
       state_ = State::kPass;
       continue;
     }
-    const std::string_view gone = rest.substr(0, end);
-    const Drop previous = drops_.empty() ? Drop{0, 0, 0} : drops_.back();
-    drops_.push_back({passed_, previous.bytes_before + gone.size(),
-                      previous.lines_before +
-                          static_cast<uint64_t>(std::count(gone.begin(), gone.end(), '\n'))});
-    sink.dropped(id);
+    skip(rest.substr(0, end));
     pos += end;
     state_ = State::kPass;
+    absorb_space_ = true;
   }
+}
+
+void Ms1SpectrumFilter::skip(std::string_view bytes) {
+  const uint64_t lines = count_newlines(bytes);
+  if (!drops_.empty() && drops_.back().passed_offset == passed_) {  // nothing passed since
+    drops_.back().bytes_before += bytes.size();
+    drops_.back().lines_before += lines;
+    return;
+  }
+  const Drop previous = drops_.empty() ? Drop{0, 0, 0} : drops_.back();
+  drops_.push_back({passed_, previous.bytes_before + bytes.size(), previous.lines_before + lines});
 }
 
 void Ms1SpectrumFilter::push(std::string_view bytes, Sink& sink) {

@@ -15,6 +15,12 @@
 // spectra pass whole, so text in them never starts a held element. Any other spectrum passes
 // untouched, so the parser reads exactly what it read before minus such MS1 spectra (their
 // well-formedness is no longer checked).
+//
+// A sink that takes_spectra() is also offered every other spectrum whose head was seen, whole
+// (up to 4 MiB, ended by the first `</spectrum>`), through take(): the mzML reader tokenizes
+// the plain ones itself (xml_element_scan.hpp) and returns the rest, which then pass as above.
+// Whitespace right after a dropped or taken spectrum is skipped with it, so a run of them costs
+// one position record, not one each.
 
 // Positions: the parser counts bytes and lines of the passed stream; file_offset() and
 // file_line() turn them back into the file's (adding what was dropped before that point).
@@ -35,6 +41,12 @@ class Ms1SpectrumFilter {
     virtual ~Sink() = default;
     virtual void pass(std::string_view bytes) = 0;
     virtual void dropped(std::string_view native_id) = 0;
+    // Whether other spectra are offered whole to take() (asked once per spectrum).
+    virtual bool takes_spectra() const { return false; }
+    // A whole spectrum element (from "<spectrum" to its end tag's '>') that is not dropped.
+    // Returns true if the sink consumed it (it is then skipped like a dropped one), false to
+    // have its bytes passed as usual.
+    virtual bool take(std::string_view /*element*/) { return false; }
   };
 
   void push(std::string_view bytes, Sink& sink);
@@ -58,6 +70,8 @@ class Ms1SpectrumFilter {
   // Handles buffer_ as far as it can; returns how many bytes were consumed.
   size_t route(bool final, Sink& sink);
   void emit(std::string_view bytes, Sink& sink);
+  // Counts `bytes` (a dropped or taken spectrum, or whitespace after one) as skipped.
+  void skip(std::string_view bytes);
   // The last drop at or before passed-stream byte `passed_offset`, or nullptr.
   const Drop* last_drop_before(uint64_t passed_offset) const;
   static size_t element_end(std::string_view element, size_t& from);
@@ -67,7 +81,8 @@ class Ms1SpectrumFilter {
   State state_ = State::kPass;
   std::string buffer_;  // bytes not yet routed (a partial tag, a held spectrum, a piece)
   uint64_t passed_ = 0;
-  size_t scanned_ = 0;  // of the held spectrum, searched for its end tag already
+  size_t scanned_ = 0;         // of the held spectrum, searched for its end tag already
+  bool absorb_space_ = false;  // the last bytes routed were a skipped spectrum
   std::vector<Drop> drops_;
 };
 

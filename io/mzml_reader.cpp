@@ -4,7 +4,10 @@
 // bytes (BinaryArrayDecoder) when the element ends. referenceableParamGroup contents are stored
 // when met at the top of the file and replayed where a referenceableParamGroupRef appears.
 // Chromatograms, the indexList and fileChecksum are ignored. The bytes reach expat through an
-// Ms1SpectrumFilter, which drops MS1 spectra unread (mzml_ms1_filter.hpp).
+// Ms1SpectrumFilter, which drops MS1 spectra unread (mzml_ms1_filter.hpp) and offers every other
+// spectrum whole: one in the plain XML subset of xml_element_scan.hpp is tokenized here and its
+// events go to the same handlers expat's callbacks call (4-5x less time than expat on BSA1's MS2
+// spectra); any other passes to expat, which also reads everything outside spectra.
 #include "io/mzml_reader.hpp"
 
 #include <expat.h>
@@ -19,6 +22,7 @@
 #include "io/binary_array.hpp"
 #include "io/mzml_ms1_filter.hpp"
 #include "io/mzml_spectrum_builder.hpp"
+#include "io/xml_element_scan.hpp"
 
 namespace ionflow {
 namespace {
@@ -41,38 +45,39 @@ enum class Element {
   kBinary,
 };
 
-const char* local_name(const char* name) {
-  const char* colon = std::strrchr(name, ':');
-  return colon != nullptr ? colon + 1 : name;
+std::string_view local_name(std::string_view name) {
+  const size_t colon = name.rfind(':');
+  return colon != std::string_view::npos ? name.substr(colon + 1) : name;
 }
 
-Element classify(const char* qualified_name) {
-  const char* n = local_name(qualified_name);
+Element classify(std::string_view qualified_name) {
+  const std::string_view n = local_name(qualified_name);
+  if (n.empty()) return Element::kOther;
   switch (n[0]) {
     case 'c':
-      if (std::strcmp(n, "cvParam") == 0) return Element::kCvParam;
-      if (std::strcmp(n, "chromatogram") == 0) return Element::kChromatogram;
+      if (n == "cvParam") return Element::kCvParam;
+      if (n == "chromatogram") return Element::kChromatogram;
       break;
     case 'r':
-      if (std::strcmp(n, "referenceableParamGroupRef") == 0) return Element::kParamGroupRef;
-      if (std::strcmp(n, "referenceableParamGroup") == 0) return Element::kParamGroup;
+      if (n == "referenceableParamGroupRef") return Element::kParamGroupRef;
+      if (n == "referenceableParamGroup") return Element::kParamGroup;
       break;
     case 's':
-      if (std::strcmp(n, "spectrum") == 0) return Element::kSpectrum;
-      if (std::strcmp(n, "selectedIon") == 0) return Element::kSelectedIon;
+      if (n == "spectrum") return Element::kSpectrum;
+      if (n == "selectedIon") return Element::kSelectedIon;
       break;
     case 'p':
-      if (std::strcmp(n, "precursor") == 0) return Element::kPrecursor;
+      if (n == "precursor") return Element::kPrecursor;
       break;
     case 'i':
-      if (std::strcmp(n, "isolationWindow") == 0) return Element::kIsolationWindow;
+      if (n == "isolationWindow") return Element::kIsolationWindow;
       break;
     case 'a':
-      if (std::strcmp(n, "activation") == 0) return Element::kActivation;
+      if (n == "activation") return Element::kActivation;
       break;
     case 'b':
-      if (std::strcmp(n, "binary") == 0) return Element::kBinary;
-      if (std::strcmp(n, "binaryDataArray") == 0) return Element::kBinaryDataArray;
+      if (n == "binary") return Element::kBinary;
+      if (n == "binaryDataArray") return Element::kBinaryDataArray;
       break;
     default:
       break;
@@ -80,28 +85,40 @@ Element classify(const char* qualified_name) {
   return Element::kOther;
 }
 
-const char* attribute(const XML_Char** atts, const char* name) {
-  for (; atts[0] != nullptr; atts += 2) {
-    if (std::strcmp(atts[0], name) == 0) return atts[1];
-  }
-  return nullptr;
-}
+// The attributes of one start tag, from expat or from scan_plain_xml_element.
+struct Attributes {
+  const XmlAttribute* begin;
+  const XmlAttribute* end;
 
-// "MS:1000511" -> 1000511; 0 for other CVs or malformed accessions.
-int ms_accession(const char* accession) {
-  if (accession == nullptr || std::strncmp(accession, "MS:", 3) != 0) return 0;
-  const char* begin = accession + 3;
-  const char* end = begin + std::strlen(begin);
+  // The value of attribute `name`, or nullptr when the tag has none.
+  const std::string_view* find(std::string_view name) const {
+    for (const XmlAttribute* a = begin; a != end; ++a) {
+      if (a->name == name) return &a->value;
+    }
+    return nullptr;
+  }
+  std::string_view value_or_empty(std::string_view name) const {
+    const std::string_view* v = find(name);
+    return v != nullptr ? *v : std::string_view();
+  }
+};
+
+// "MS:1000511" -> 1000511; 0 for other CVs or malformed accessions (or "").
+int ms_accession(std::string_view accession) {
+  if (accession.substr(0, 3) != "MS:") return 0;
+  const char* begin = accession.data() + 3;
+  const char* end = accession.data() + accession.size();
   int n = 0;
   const auto [ptr, ec] = std::from_chars(begin, end, n);
   return ec == std::errc() && ptr == end ? n : 0;
 }
 
-int64_t parse_count(const char* text) {
+// A non-negative count, or -1 when missing or not a plain decimal number.
+int64_t parse_count(const std::string_view* text) {
   if (text == nullptr) return -1;
-  const char* end = text + std::strlen(text);
+  const char* end = text->data() + text->size();
   int64_t n = -1;
-  const auto [ptr, ec] = std::from_chars(text, end, n);
+  const auto [ptr, ec] = std::from_chars(text->data(), end, n);
   return ec == std::errc() && ptr == end && n >= 0 ? n : -1;
 }
 
@@ -113,12 +130,16 @@ struct CvParam {
 
 class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink {
  public:
-  MzmlReader(std::string file_name, uint32_t file_index)
-      : file_name_(std::move(file_name)), file_index_(file_index) {
+  MzmlReader(std::string file_name, uint32_t file_index, bool tokenize_plain_spectra)
+      : file_name_(std::move(file_name)),
+        file_index_(file_index),
+        tokenize_plain_spectra_(tokenize_plain_spectra) {
     parser_ = XML_ParserCreate(nullptr);
     if (parser_ == nullptr) throw std::bad_alloc();
     XML_SetUserData(parser_, this);
     XML_SetElementHandler(parser_, &MzmlReader::on_start, &MzmlReader::on_end);
+    // A DTD could declare default attributes or entities the fast path would not apply.
+    XML_SetStartDoctypeDeclHandler(parser_, &MzmlReader::on_doctype);
   }
   ~MzmlReader() override { XML_ParserFree(parser_); }
   MzmlReader(const MzmlReader&) = delete;
@@ -150,6 +171,42 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   void pass(std::string_view bytes) override {
     parse(bytes.data(), static_cast<int>(bytes.size()), false);
   }
+  // Spectra are taken while expat is between elements of the spectrum list (nothing of a
+  // spectrum, parameter group or chromatogram open) and no DOCTYPE was met.
+  bool takes_spectra() const override {
+    return tokenize_plain_spectra_ && seen_root_ && depth_ >= 1 && !in_spectrum_ &&
+           !in_chromatogram_ && current_group_ == nullptr && !saw_doctype_;
+  }
+  // Tokenizes a plain spectrum and replays its events into the handlers expat would call; any
+  // other goes back to expat (which then also reports its errors, with positions).
+  bool take(std::string_view element) override {
+    if (!scan_plain_xml_element(element, scan_)) return false;
+    if (depth_ + scan_.max_depth > kMaxElementDepth) return false;
+    try {
+      for (const XmlEvent& event : scan_.events) {
+        switch (event.kind) {
+          case XmlEvent::Kind::kStart: {
+            ++depth_;
+            const XmlAttribute* first = scan_.attributes.data() + event.first_attribute;
+            start_element(event.text, Attributes{first, first + event.attribute_count});
+            break;
+          }
+          case XmlEvent::Kind::kEnd:
+            --depth_;
+            end_element(event.text);
+            break;
+          case XmlEvent::Kind::kText:
+            if (decoding_binary_) binary_text(event.text);
+            break;
+        }
+      }
+    } catch (...) {  // e.g. std::bad_alloc: the reader stays failed, as after expat's path
+      failed_what_ = failed_message_ = "internal error while reading mzML";
+      throw;
+    }
+    return true;
+  }
+
   // Counted as the builder counts an MS1 spectrum it read (MzmlSpectrumBuilder::finish).
   void dropped(std::string_view native_id) override {
     ++stats_.spectra_seen;
@@ -169,7 +226,12 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
                     " deep: not mzML");
       return;
     }
-    reader->guarded([&](MzmlReader& r) { r.start_element(name, atts); });
+    reader->guarded([&](MzmlReader& r) {
+      r.expat_attributes_.clear();
+      for (; atts[0] != nullptr; atts += 2) r.expat_attributes_.push_back({atts[0], atts[1]});
+      const XmlAttribute* first = r.expat_attributes_.data();
+      r.start_element(name, Attributes{first, first + r.expat_attributes_.size()});
+    });
   }
   static void XMLCALL on_end(void* self, const XML_Char* name) {
     auto* reader = static_cast<MzmlReader*>(self);
@@ -177,10 +239,14 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     reader->guarded([&](MzmlReader& r) { r.end_element(name); });
   }
   static void XMLCALL on_binary_text(void* self, const XML_Char* s, int len) {
-    auto* r = static_cast<MzmlReader*>(self);
-    r->base64_ok_ =
-        r->base64_.feed(std::string_view(s, static_cast<size_t>(len)), r->bytes_) && r->base64_ok_;
+    static_cast<MzmlReader*>(self)->binary_text(std::string_view(s, static_cast<size_t>(len)));
   }
+  static void XMLCALL on_doctype(void* self, const XML_Char*, const XML_Char*, const XML_Char*,
+                                 int) {
+    static_cast<MzmlReader*>(self)->saw_doctype_ = true;
+  }
+
+  void binary_text(std::string_view text) { base64_ok_ = base64_.feed(text, bytes_) && base64_ok_; }
 
   // Exceptions must not cross expat's C frames: keep the first one and stop the parser.
   template <typename F>
@@ -235,35 +301,33 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
 
   // --- elements -------------------------------------------------------------------------------
 
-  void start_element(const XML_Char* name, const XML_Char** atts) {
+  void start_element(std::string_view name, const Attributes& atts) {
     const Element element = classify(name);
     if (!seen_root_) {
       seen_root_ = true;
-      const char* n = local_name(name);
-      if (std::strcmp(n, "mzML") != 0 && std::strcmp(n, "indexedmzML") != 0) {
-        fatal(std::string("root element <") + name + "> is not <mzML> or <indexedmzML>");
+      const std::string_view n = local_name(name);
+      if (n != "mzML" && n != "indexedmzML") {
+        fatal("root element <" + std::string(name) + "> is not <mzML> or <indexedmzML>");
       }
       return;
     }
     if (in_chromatogram_) return;
     switch (element) {
       case Element::kCvParam:
-        cv_param(ms_accession(attribute(atts, "accession")), attribute(atts, "value"),
-                 attribute(atts, "unitAccession"));
+        cv_param(ms_accession(atts.value_or_empty("accession")), atts.value_or_empty("value"),
+                 atts.value_or_empty("unitAccession"));
         break;
       case Element::kParamGroupRef:
-        param_group_ref(attribute(atts, "ref"));
+        param_group_ref(atts.find("ref"));
         break;
       case Element::kParamGroup:
         if (!in_spectrum_) {
-          const char* id = attribute(atts, "id");
-          current_group_ = &param_groups_[id != nullptr ? id : ""];
+          current_group_ = &param_groups_[std::string(atts.value_or_empty("id"))];
           current_group_->clear();
         }
         break;
       case Element::kSpectrum: {
-        const char* id = attribute(atts, "id");
-        builder_.begin(id != nullptr ? id : "", parse_count(attribute(atts, "defaultArrayLength")));
+        builder_.begin(atts.value_or_empty("id"), parse_count(atts.find("defaultArrayLength")));
         in_spectrum_ = true;
         precursors_ = 0;
         break;
@@ -294,7 +358,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
           in_array_ = true;
           array_kind_ = 0;
           encoding_ = BinaryArrayEncoding{};
-          array_length_ = parse_count(attribute(atts, "arrayLength"));
+          array_length_ = parse_count(atts.find("arrayLength"));
         }
         break;
       case Element::kBinary:
@@ -305,7 +369,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     }
   }
 
-  void end_element(const XML_Char* name) {
+  void end_element(std::string_view name) {
     const Element element = classify(name);
     if (in_chromatogram_) {
       if (element == Element::kChromatogram) in_chromatogram_ = false;
@@ -341,15 +405,12 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     }
   }
 
-  void cv_param(int accession, const char* value, const char* unit) {
+  void cv_param(int accession, std::string_view v, std::string_view u) {
     if (current_group_ != nullptr) {
-      current_group_->push_back(
-          {accession, value != nullptr ? value : "", unit != nullptr ? unit : ""});
+      current_group_->push_back({accession, std::string(v), std::string(u)});
       return;
     }
     if (!in_spectrum_ || accession == 0) return;
-    const std::string_view v = value != nullptr ? value : "";
-    const std::string_view u = unit != nullptr ? unit : "";
     if (in_array_) {
       if (accession == kMzArray || accession == kIntensityArray) {
         array_kind_ = accession;
@@ -370,15 +431,15 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     }
   }
 
-  void param_group_ref(const char* ref) {
+  void param_group_ref(const std::string_view* ref) {
     if (ref == nullptr || current_group_ != nullptr) return;
-    const auto it = param_groups_.find(ref);
+    const auto it = param_groups_.find(std::string(*ref));
     if (it == param_groups_.end()) {
       if (in_spectrum_) builder_.fail("unknown referenceableParamGroup");
       return;
     }
     for (const CvParam& p : it->second) {
-      cv_param(p.accession, p.value.c_str(), p.unit_accession.c_str());
+      cv_param(p.accession, p.value, p.unit_accession);
     }
   }
 
@@ -435,6 +496,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
 
   std::string file_name_;
   uint32_t file_index_;
+  bool tokenize_plain_spectra_;
   XML_Parser parser_ = nullptr;
   Ms1SpectrumFilter ms1_filter_;
   std::vector<RawSpectrum>* out_ = nullptr;
@@ -452,6 +514,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   static constexpr int kMaxElementDepth = 64;
   int depth_ = 0;  // open elements
   bool seen_root_ = false;
+  bool saw_doctype_ = false;
   bool in_chromatogram_ = false;
   bool in_spectrum_ = false;
   bool in_precursor_ = false;
@@ -475,12 +538,16 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   bool base64_ok_ = true;
   std::string bytes_;  // decoded bytes of the current <binary>
   BinaryArrayDecoder arrays_;
+
+  XmlElementScan scan_;                         // the spectrum being taken
+  std::vector<XmlAttribute> expat_attributes_;  // the start tag expat reports
 };
 
 }  // namespace
 
-std::unique_ptr<SpectrumReader> make_mzml_reader(std::string file_name, uint32_t file_index) {
-  return std::make_unique<MzmlReader>(std::move(file_name), file_index);
+std::unique_ptr<SpectrumReader> make_mzml_reader(std::string file_name, uint32_t file_index,
+                                                 bool tokenize_plain_spectra) {
+  return std::make_unique<MzmlReader>(std::move(file_name), file_index, tokenize_plain_spectra);
 }
 
 }  // namespace ionflow

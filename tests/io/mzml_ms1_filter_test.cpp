@@ -55,12 +55,12 @@ TEST(Ms1SpectrumFilter, DropsOnlyMs1SpectraInAnyPieceSize) {
   const std::string two_levels = spectrum("scan=6", kMs1 + kMs2);
   const std::string entity_id = spectrum("scan=7&amp;x", kMs1);
   const std::string tail = "</spectrumList></run></mzML>\n";
-  // Spectra end at "</spectrum>": the newline after a dropped one stays.
+  // Whitespace right after a dropped spectrum goes with it.
   const std::string text = head + spectrum("scan=1", kMs1) + "\n" + ms2 + "\n" + no_level + "\n" +
                            with_precursor + "\n" + with_group + "\n" + two_levels + "\n" +
                            entity_id + "\n" + spectrum("scan=8", kMs1) + "\n" + tail;
-  const std::string kept = head + "\n" + ms2 + "\n" + no_level + "\n" + with_precursor + "\n" +
-                           with_group + "\n" + two_levels + "\n" + entity_id + "\n\n" + tail;
+  const std::string kept = head + ms2 + "\n" + no_level + "\n" + with_precursor + "\n" +
+                           with_group + "\n" + two_levels + "\n" + entity_id + "\n" + tail;
   for (size_t piece : {size_t{1}, size_t{2}, size_t{7}, size_t{64}, text.size()}) {
     SCOPED_TRACE(piece);
     const Collect c = run(text, piece);
@@ -87,11 +87,9 @@ TEST(Ms1SpectrumFilter, OddButValidXmlIsDroppedOrPassedWhole) {
     std::vector<std::string> dropped;
   };
   const std::vector<Case> cases = {
-      {head + blank_end + "\n" + ms2 + tail, head + "\n" + ms2 + tail, {"scan=1"}},
+      {head + blank_end + "\n" + ms2 + tail, head + ms2 + tail, {"scan=1"}},
       // The comment passes whole; the real MS1 spectrum after it is dropped.
-      {head + in_comment + ms1 + "\n" + ms2 + tail,
-       head + in_comment + "\n" + ms2 + tail,
-       {"scan=3"}},
+      {head + in_comment + ms1 + "\n" + ms2 + tail, head + in_comment + ms2 + tail, {"scan=3"}},
       // A whole MS1-looking spectrum inside a comment is comment text.
       {head + "<!-- " + ms1 + " -->" + ms2 + tail, head + "<!-- " + ms1 + " -->" + ms2 + tail, {}},
       {head + "<![CDATA[" + ms1 + "]]>" + ms2 + tail,
@@ -103,9 +101,7 @@ TEST(Ms1SpectrumFilter, OddButValidXmlIsDroppedOrPassedWhole) {
        {}},
       {head + end_in_comment + "\n" + ms2 + tail, head + end_in_comment + "\n" + ms2 + tail, {}},
       // The self-closing (empty) spectrum passes; the MS1 spectrum after it is dropped.
-      {head + self_closing + ms1 + "\n" + ms2 + tail,
-       head + self_closing + "\n" + ms2 + tail,
-       {"scan=3"}},
+      {head + self_closing + ms1 + "\n" + ms2 + tail, head + self_closing + ms2 + tail, {"scan=3"}},
   };
   for (size_t c = 0; c < cases.size(); ++c) {
     for (size_t piece : {size_t{1}, size_t{5}, size_t{64}, cases[c].text.size()}) {
@@ -134,6 +130,43 @@ TEST(Ms1SpectrumFilter, MapsPassedPositionsBackToTheFile) {
       static_cast<uint64_t>(std::count(dropped.begin(), dropped.end(), '\n'));
   EXPECT_EQ(dropped_lines, 5u);
   EXPECT_EQ(filter.file_line(after, 2), 2u + dropped_lines);
+}
+
+// A sink that takes spectra is offered every non-MS1 spectrum whole; what it refuses passes.
+struct Taker : Collect {
+  std::vector<std::string> offered;
+  bool takes_spectra() const override { return true; }
+  bool take(std::string_view element) override {
+    offered.emplace_back(element);
+    return element.find("scan=3") == std::string_view::npos;  // refuses scan=3
+  }
+};
+
+TEST(Ms1SpectrumFilter, OffersOtherSpectraWholeAndMapsPositionsPastTakenRuns) {
+  const std::string head = "<mzML><run><spectrumList count=\"4\">\n";
+  const std::string s1 = spectrum("scan=1", kMs1), s2 = spectrum("scan=2", kMs2),
+                    s3 = spectrum("scan=3", kMs2), s4 = spectrum("scan=4", kMs2);
+  const std::string tail = "</spectrumList></run></mzML>\n";
+  const std::string text = head + s1 + "\n  " + s2 + "\n" + s3 + "\n" + s4 + "\n" + tail;
+  for (size_t piece : {size_t{1}, size_t{3}, size_t{64}, text.size()}) {
+    SCOPED_TRACE(piece);
+    Ms1SpectrumFilter filter;
+    Taker sink;
+    for (size_t at = 0; at < text.size(); at += piece) {
+      filter.push(std::string_view(text).substr(at, piece), sink);
+    }
+    filter.finish(sink);
+    EXPECT_EQ(sink.dropped_ids, std::vector<std::string>{"scan=1"});
+    EXPECT_EQ(sink.offered, (std::vector<std::string>{s2, s3, s4}));
+    EXPECT_EQ(sink.passed, head + s3 + "\n" + tail);
+    // Passed byte head.size() is s3's '<': s1, "\n  ", s2 and "\n" were skipped before it.
+    const uint64_t skipped_before_s3 = s1.size() + 3 + s2.size() + 1;
+    EXPECT_EQ(filter.file_offset(head.size()), head.size() + skipped_before_s3);
+    EXPECT_EQ(filter.file_line(head.size(), 2), 2u + 5 + 1 + 5 + 1);
+    // The tail comes after s4 and its newline.
+    const uint64_t tail_passed = head.size() + s3.size() + 1;
+    EXPECT_EQ(filter.file_offset(tail_passed), text.size() - tail.size());
+  }
 }
 
 TEST(Ms1SpectrumFilter, AFileEndingInsideAnMs1SpectrumPassesItForTheParserToReport) {

@@ -30,8 +30,8 @@ struct ReadResult {
 
 // Feeds `data` in blocks of `block` bytes (0 = one block), then finish().
 ReadResult read_mzml(std::string_view data, size_t block = 0, uint32_t file_index = 0,
-                     const std::string& name = "test.mzML") {
-  auto reader = make_mzml_reader(name, file_index);
+                     const std::string& name = "test.mzML", bool tokenize_plain_spectra = true) {
+  auto reader = make_mzml_reader(name, file_index, tokenize_plain_spectra);
   ReadResult r;
   if (block == 0) block = data.size() + 1;
   for (size_t pos = 0; pos < data.size(); pos += block) {
@@ -451,6 +451,53 @@ TEST(MzmlReader, RetentionTimeInMinutes) {
   ASSERT_EQ(r.spectra.size(), 3u);
   EXPECT_NEAR(r.spectra[0].rt_seconds, 1509.0, 1e-9);
   EXPECT_NEAR(r.spectra[1].rt_seconds, 2491.68017578125, 1e-9);
+}
+
+// The reader's own tokenizer for plain spectra and expat give the same spectra, counts and skip
+// reasons: on the real files, on every excerpt, and on spectra written in XML the tokenizer
+// hands back to expat (an entity, a comment, a CDATA section) or takes in another spelling
+// (single quotes, blanks around '=', self-closing tags, a blank before '>').
+TEST(MzmlReader, OwnTokenizerMatchesExpat) {
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"BSA1.mzML", slurp(std::string(IONFLOW_EXAMPLES_DIR) + "/BSA/BSA1.mzML")},
+      {"Ecoli_MS2_small.mzML",
+       slurp(std::string(IONFLOW_EXAMPLES_DIR) + "/ID/Ecoli_MS2_small.mzML")},
+  };
+  for (const char* name :
+       {"BSA1_excerpt.mzML", "BSA1_identified_excerpt.mzML", "BSA1_three_ms2_numpress_openms.mzML",
+        "BSA1_three_ms2_param_groups.mzML", "Ecoli_MS2_small_excerpt.mzML"}) {
+    files.emplace_back(name, test_data(name));
+  }
+  const std::string excerpt = test_data("BSA1_excerpt.mzML");
+  const size_t second = excerpt.find("<spectrum ", excerpt.find("<spectrum ") + 1);
+  ASSERT_NE(second, std::string::npos);
+  // `from` replaced by `to` where it first occurs in the second spectrum.
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string s = excerpt;
+    const size_t at = s.find(from, second);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) s.replace(at, from.size(), to);
+    return s;
+  };
+  files.emplace_back("entity", edited("name=\"charge state\"", "name=\"charge&#32;state\""));
+  files.emplace_back("comment", edited("<precursorList", "<!-- x --><precursorList"));
+  files.emplace_back("cdata", edited("</binary>", "<![CDATA[]]></binary>"));
+  files.emplace_back("quotes", edited("value=\"2\"", "value = '2'"));
+  files.emplace_back("self-closing", edited("/>", "></cvParam>"));
+  files.emplace_back("blank",
+                     edited("<precursorList count=\"1\">", "<precursorList count=\"1\" >"));
+  for (const auto& [name, data] : files) {
+    SCOPED_TRACE(name);
+    const ReadResult own = read_mzml(data, 65536, 0, name, true);
+    const ReadResult expat = read_mzml(data, 65536, 0, name, false);
+    EXPECT_GT(own.stats.spectra_emitted, 0u);
+    EXPECT_EQ(own.stats.spectra_seen, expat.stats.spectra_seen);
+    EXPECT_EQ(own.stats.spectra_emitted, expat.stats.spectra_emitted);
+    EXPECT_EQ(own.stats.skipped, expat.stats.skipped);
+    EXPECT_EQ(own.stats.first_skipped_at, expat.stats.first_skipped_at);
+    ASSERT_EQ(own.spectra.size(), expat.spectra.size());
+    for (size_t i = 0; i < own.spectra.size(); ++i) expect_same(own.spectra[i], expat.spectra[i]);
+  }
 }
 
 }  // namespace

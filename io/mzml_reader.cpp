@@ -6,8 +6,8 @@
 // Chromatograms, the indexList and fileChecksum are ignored. The bytes reach expat through an
 // Ms1SpectrumFilter, which drops MS1 spectra unread (mzml_ms1_filter.hpp) and offers every other
 // spectrum whole: one in the plain XML subset of xml_element_scan.hpp is tokenized here and its
-// events go to the same handlers expat's callbacks call (4-5x less time than expat on BSA1's MS2
-// spectra); any other passes to expat, which also reads everything outside spectra.
+// events go to the same handlers expat's callbacks call (perf/bench_mzml: the whole BSA1 read
+// 3x faster); any other passes to expat, which also reads everything outside spectra.
 #include "io/mzml_reader.hpp"
 
 #include <expat.h>

@@ -36,6 +36,12 @@
 namespace ionflow {
 namespace {
 
+// "job <id>: " before a log line of a job run by `ionflow serve` (its log interleaves many
+// jobs); nothing for `ionflow search` (kLocalJobId), whose process runs one job.
+std::string log_prefix(const JobSpec& job) {
+  return job.id == kLocalJobId ? std::string() : "job " + job.id + ": ";
+}
+
 int usable_cores() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -321,9 +327,9 @@ FragmentPrefilter build_fragment_prefilter(const JobSpec& job,
         fmt::format("sliced: {} slices (up to {} each) built on demand within {}", slices->size(),
                     megabytes(slices->max_estimated_slice_bytes()), megabytes(budget));
     spdlog::info(
-        "job {}: wide precursor window: the fragment-ion index would take up to {} (budget {}): "
+        "{}wide precursor window: the fragment-ion index would take up to {} (budget {}): "
         "{} slices of up to {}, built by the scorers as their queries reach them",
-        job.id, megabytes(bytes), megabytes(budget), slices->size(),
+        log_prefix(job), megabytes(bytes), megabytes(budget), slices->size(),
         megabytes(slices->max_estimated_slice_bytes()));
     // A window that spans more slices than the budget holds makes the scorers drop and rebuild
     // slices for every query (a new user's BSA ±500 Da at 20 MB: 11,362 builds, 134 s against
@@ -335,10 +341,10 @@ FragmentPrefilter build_fragment_prefilter(const JobSpec& job,
           "per query (slow), raise fragment_index_memory_mb",
           b - a, kSlicesPerBudget);
       spdlog::warn(
-          "job {}: a precursor window spans ~{} fragment-index slices but the budget ({}) holds "
+          "{}a precursor window spans ~{} fragment-index slices but the budget ({}) holds "
           "{}: slices will be rebuilt for every query, which is slow; raise "
           "fragment_index_memory_mb (the whole index needs up to {})",
-          job.id, b - a, megabytes(budget), kSlicesPerBudget, megabytes(bytes));
+          log_prefix(job), b - a, megabytes(budget), kSlicesPerBudget, megabytes(bytes));
     }
     return {nullptr, std::move(slices)};
   }
@@ -352,9 +358,9 @@ FragmentPrefilter build_fragment_prefilter(const JobSpec& job,
       fragments->entries().size(), fragments->bytes() >> 20, seconds, kFragmentTopK,
       kFragmentPrefilterAbove);
   spdlog::info(
-      "job {}: wide precursor window: fragment-ion index of {} entries ({} MB) built in {:.2f} s; "
+      "{}wide precursor window: fragment-ion index of {} entries ({} MB) built in {:.2f} s; "
       "scorers pre-filter by shared fragment peaks",
-      job.id, fragments->entries().size(), fragments->bytes() >> 20, seconds);
+      log_prefix(job), fragments->entries().size(), fragments->bytes() >> 20, seconds);
   return {std::move(fragments), nullptr};
 }
 
@@ -369,31 +375,33 @@ void warn_repeated_spectra_files(const JobSpec& job) {
     auto [it, inserted] = first_of.emplace(real, i);
     if (!inserted) {
       spdlog::warn(
-          "job {}: spectra file {} is given twice (also as {}): its spectra are searched "
+          "{}spectra file {} is given twice (also as {}): its spectra are searched "
           "twice",
-          job.id, job.spectra_paths[i], job.spectra_paths[it->second]);
+          log_prefix(job), job.spectra_paths[i], job.spectra_paths[it->second]);
     }
   }
 }
 
+// JobError messages carry no job id, like the errors of a running job (a file and offset):
+// `ionflow search` runs one job and printed "job local: ..." (a new user asked what "local"
+// meant); `ionflow serve` stores the message with its job and logs "job <id>: failed: ...".
 void validate(JobSpec& job) {
-  if (job.spectra_paths.empty()) throw JobError("job " + job.id + ": no spectra files");
-  if (job.fasta_path.empty()) throw JobError("job " + job.id + ": no FASTA file");
+  if (job.spectra_paths.empty()) throw JobError("no spectra files");
+  if (job.fasta_path.empty()) throw JobError("no FASTA file");
   if (job.parsers < 1 || job.parsers > 4) {
-    throw JobError("job " + job.id + ": parsers must be 1..4, got " + std::to_string(job.parsers));
+    throw JobError("parsers must be 1..4, got " + std::to_string(job.parsers));
   }
-  if (job.chunk_size == 0) throw JobError("job " + job.id + ": chunk_size must be >= 1");
+  if (job.chunk_size == 0) throw JobError("chunk_size must be >= 1");
   if (job.output_directory.empty()) job.output_directory = ".";
   try {
     result_file_names(job);  // rejects unknown formats
   } catch (const std::exception& e) {
-    throw JobError("job " + job.id + ": " + e.what());
+    throw JobError(e.what());
   }
   std::error_code ec;
   std::filesystem::create_directories(job.output_directory, ec);
   if (ec) {
-    throw JobError("job " + job.id + ": cannot create output directory " + job.output_directory +
-                   ": " + ec.message());
+    throw JobError("cannot create output directory " + job.output_directory + ": " + ec.message());
   }
   // Probe now that files can be made there, rather than after the whole search.
   const std::string probe = (std::filesystem::path(job.output_directory) /
@@ -401,7 +409,7 @@ void validate(JobSpec& job) {
                                 .string();
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
   if (fd < 0) {
-    throw JobError("job " + job.id + ": output directory " + job.output_directory +
+    throw JobError("output directory " + job.output_directory +
                    " is not writable: " + std::strerror(errno));
   }
   ::close(fd);

@@ -16,8 +16,11 @@
 
 namespace ionflow {
 
+// The id of the one job `ionflow search` runs. Its messages and log lines leave the id out.
+inline constexpr const char* kLocalJobId = "local";
+
 struct JobSpec {
-  std::string id;                          // job id ("local" for `ionflow search`)
+  std::string id;                          // job id (kLocalJobId for `ionflow search`)
   std::vector<std::string> spectra_paths;  // mzML / MGF, optionally gzip or zstd compressed
   std::string fasta_path;
   std::string output_directory = ".";

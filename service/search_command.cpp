@@ -107,7 +107,7 @@ int run_search_command(const SearchCommand& command) {
   }
   for (const auto& w : parsed.warnings) spdlog::warn("{}", w);
   JobSpec& job = parsed.spec;
-  job.id = "local";
+  job.id = kLocalJobId;
 
   if (command.dry_run) {
     fmt::print("{}\n", job.effective_parameters_json);

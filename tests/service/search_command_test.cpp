@@ -95,6 +95,16 @@ TEST_F(SearchCommandTest, BadJobsExitWithTwoNamingTheKey) {
   EXPECT_NE(usage.exit_code, 0);
 }
 
+// A job error reads as the error, without the internal job id ("job local: ...").
+TEST_F(SearchCommandTest, JobErrorsCarryNoJobId) {
+  // /proc exists but takes no new files, not even from root.
+  CommandRun r = run("search examples/bsa_demo.json " + kData + "/BSA1_excerpt.mzML -o /proc -q");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, StartsWith("ionflow search: job failed: output directory /proc is not "
+                                "writable: "));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("local")));
+}
+
 TEST_F(SearchCommandTest, SearchesAndPrintsTheSummary) {
   std::string job = write("job.json", R"({"database": {"fasta": ")" + kData +
                                           R"j(/bsa_target_decoy_excerpt.fasta"},

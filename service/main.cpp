@@ -53,6 +53,28 @@ const CLI::Validator kHalfWidth(
     },
     "HALF_WIDTH");
 
+// An integer option in [lo, hi]. CLI11's own conversion error for "--chunk-size -5" (an
+// unsigned option) named neither the range nor what the option counts; this says both.
+// `what` is e.g. "queries per chunk"; the message is printed after "--option: ".
+CLI::Validator integer_in(long long lo, long long hi, const std::string& what) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, what, range](std::string& value) -> std::string {
+        long long n = 0;
+        size_t used = 0;
+        try {
+          n = std::stoll(value, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != value.size() || n < lo || n > hi) {
+          return what + " must be an integer in " + range + ", got " + value;
+        }
+        return "";
+      },
+      "INT in " + range);
+}
+
 void set_log_level(const std::string& level) {
   auto logger = spdlog::stderr_color_mt("ionflow");
   spdlog::set_default_logger(logger);
@@ -105,7 +127,9 @@ int main(int argc, char** argv) {
   auto* o_parsers = s->add_option("--parsers", parsers, "Parser actors, 1-4 (parsers)");
   auto* o_licensed = s->add_option("--licensed-cores", licensed_cores,
                                    "Cap on scorers; 0 = cores available (licensed_cores)");
-  auto* o_chunk = s->add_option("--chunk-size", chunk_size, "Queries per chunk (chunk_size)");
+  // The job message's chunk_size range (service/job_message.cpp).
+  auto* o_chunk = s->add_option("--chunk-size", chunk_size, "Queries per chunk (chunk_size)")
+                      ->check(integer_in(1, 1000000, "queries per chunk (chunk_size)"));
   auto* o_index_cache = s->add_option(
       "--index-cache", index_cache,
       "Directory caching the digested peptide index by FASTA checksum and digestion settings; "

@@ -105,6 +105,20 @@ TEST_F(SearchCommandTest, JobErrorsCarryNoJobId) {
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("local")));
 }
 
+// An out-of-range --chunk-size names the option, what it counts and the job key's range.
+TEST_F(SearchCommandTest, ChunkSizeOutOfRangeNamesTheOptionAndTheRange) {
+  for (const std::string value : {"-5", "0", "1000001", "5x"}) {
+    CommandRun r = run("search examples/bsa_demo.json --chunk-size " + value + " --dry-run");
+    EXPECT_EQ(r.exit_code, 2) << value;
+    EXPECT_THAT(r.out, StartsWith("--chunk-size: queries per chunk (chunk_size) must be an "
+                                  "integer in 1..1000000, got " +
+                                  value + "\n"));
+  }
+  CommandRun ok = run("search examples/bsa_demo.json --chunk-size 7 --dry-run -q");
+  ASSERT_EQ(ok.exit_code, 0) << ok.out;
+  EXPECT_EQ(parse_json(ok.out).find("chunk_size")->as_integer(), 7);
+}
+
 TEST_F(SearchCommandTest, SearchesAndPrintsTheSummary) {
   std::string job = write("job.json", R"({"database": {"fasta": ")" + kData +
                                           R"j(/bsa_target_decoy_excerpt.fasta"},

@@ -240,6 +240,9 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
     }
     if (head.size() < 512 && !block.last) return;
     if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+      // A compressed file cut before its first block decodes to nothing: the decompressor's
+      // "truncated gzip/zstd data" (file and byte offset) is the cause, not an empty file.
+      fp.decompressor->finish();
       throw ParseError(path, 0, 0, "empty file: no mzML or MGF content");
     }
     fp.reader = make_spectrum_reader(detect_peak_list_format(head), path, block.file_index);

@@ -91,6 +91,37 @@ TEST(BadInput, DamagedGzipNamesTheFileAndSaysTheOffsetIsDecompressed) {
   expect_no_results(out);
 }
 
+// A compressed file cut right after its header, before the first block, decodes to nothing: it
+// is reported as truncated (file and byte offset), not as an empty file (a new-user test).
+TEST(BadInput, CompressedFileCutBeforeItsFirstBlockIsTruncatedNotEmpty) {
+  ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
+  TempDir dir;
+  // gzip: the 10-byte member header of RFC 1952 section 2.3 (deflate, no flags, OS 3 = Unix).
+  // zstd: magic, a frame header descriptor 0x20 (single segment, 1-byte content size) and
+  // the content size 5 (RFC 8878 section 3.1.1.1): 6 bytes, no block.
+  const struct {
+    std::string name, bytes, expected;
+  } cases[] = {
+      {"cut.mzML.gz", std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10),
+       ": (byte 10): truncated gzip data: the stream ends inside a member"},
+      {"cut.mgf.zst", std::string("\x28\xb5\x2f\xfd\x20\x05", 6),
+       ": (byte 6): truncated zstd data: the stream ends inside a frame"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = dir / c.name;
+    ASSERT_NO_FATAL_FAILURE(write_file(path, c.bytes));
+    const std::string out = dir / "out";
+    CommandResult run = run_ionflow({"search", kSourceDir + "/examples/bsa_demo.json", path, "-f",
+                                     kExcerptFasta, "-o", out, "-q"},
+                                    dir);
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    EXPECT_NE(run.err.find(path + c.expected), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("empty file"), std::string::npos) << run.err;
+    expect_no_results(out);
+  }
+}
+
 TEST(BadInput, UnknownJobKeyIsRejectedByName) {
   ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
   TempDir dir;

@@ -91,7 +91,9 @@ bool Base64Decoder::feed(std::string_view text, std::string& out) {
 
 bool Base64Decoder::finish(std::string& out) {
   if (failed_) return false;
-  if (padding_ > 0 && pending_ + padding_ != 4) return false;  // e.g. "xx=" without the second '='
+  // A final group must be complete: "xx==" or "xxx=". "xx", "xxx" (a length that is not a
+  // multiple of 4), "xx=" and a lone "x" are bad base64 (see base64.hpp).
+  if (pending_ + padding_ != 4 && pending_ != 0) return false;
   switch (pending_) {
     case 0:
       return true;
@@ -102,7 +104,7 @@ bool Base64Decoder::finish(std::string& out) {
       out.push_back(static_cast<char>(quad_ >> 10));
       out.push_back(static_cast<char>(quad_ >> 2));
       return true;
-    default:  // one lone character carries only 6 bits: not a byte
+    default:
       return false;
   }
 }

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
+
+#include "io/mzml_reader.hpp"
+#include "io_test_support.hpp"
 
 namespace ionflow {
 namespace {
@@ -26,9 +31,12 @@ TEST(Base64, Rfc4648Vectors) {
   }
 }
 
-TEST(Base64, UnpaddedAndWhitespace) {
+TEST(Base64, PaddingRequiredAndWhitespaceSkipped) {
   std::string out;
-  ASSERT_TRUE(base64_decode("Zm9vYg", out));
+  // xs:base64Binary: the non-whitespace characters number a multiple of 4.
+  EXPECT_FALSE(base64_decode("Zm9vYg", out));
+  EXPECT_FALSE(base64_decode("Zm9vYmE", out));
+  ASSERT_TRUE(base64_decode("Zm9vYg==", out));
   EXPECT_EQ(out, "foob");
   ASSERT_TRUE(base64_decode(" Zm9v\r\n\tYmE=\n", out));
   EXPECT_EQ(out, "fooba");
@@ -81,6 +89,37 @@ TEST(Base64, DecoderStaysFailedUntilReset) {
   EXPECT_TRUE(decoder.feed("Zm9v", out));
   EXPECT_TRUE(decoder.finish(out));
   EXPECT_EQ(out, "foo");
+}
+
+// In an mzML: base64 text whose length is not a multiple of 4 is "bad base64"; well-formed base64
+// of the wrong number of bytes for arrayLength x precision is "array length mismatch". The first
+// spectrum of BSA1_three_ms2_param_groups.mzML (34 peaks) has a 364-character m/z array (272
+// bytes of 64-bit floats, ending in one '='); the other two spectra stay readable.
+TEST(Base64, MzmlWrongLengthTextIsBadBase64AndWrongByteCountIsALengthMismatch) {
+  const std::string original =
+      io_testing::read_file(IONFLOW_TEST_DATA_DIR "/BSA1_three_ms2_param_groups.mzML");
+  const size_t text = original.find("<binary>AAAAYF1FbEAAAABAahBxQ") + 8;
+  ASSERT_NE(text, std::string::npos + 8);
+  const size_t end = original.find("</binary>", text);
+  ASSERT_EQ(end - text, 364u);
+  ASSERT_EQ(original[end - 1], '=');
+  auto skipped = [](const std::string& mzml) {
+    auto reader = make_mzml_reader("edited.mzML", 0);
+    std::vector<RawSpectrum> spectra;
+    reader->feed(mzml, spectra);
+    reader->finish(spectra);
+    EXPECT_EQ(spectra.size(), 2u);
+    return reader->stats().skipped;
+  };
+  // The '=' and the character before it cut: 362 characters, 90 groups and 2 left over (the
+  // unpadded decoder made 271 bytes of them and said "array length mismatch").
+  std::string cut = original;
+  cut.erase(end - 2, 2);
+  EXPECT_EQ(skipped(cut), (std::map<std::string, uint64_t>{{"bad base64", 1}}));
+  // The first group removed: valid base64 of 269 bytes, not 34 x 8.
+  std::string short_array = original;
+  short_array.erase(text, 4);
+  EXPECT_EQ(skipped(short_array), (std::map<std::string, uint64_t>{{"array length mismatch", 1}}));
 }
 
 }  // namespace

@@ -207,7 +207,27 @@ struct FileParse {
   std::unique_ptr<Decompressor> decompressor;
   std::unique_ptr<SpectrumReader> reader;
   std::string head;  // decompressed bytes before the format is known
+  // This file's spectra: searched, and skipped by prepare_spectrum (reason -> count).
+  uint64_t searched = 0;
+  std::map<std::string, uint64_t> prepare_skipped;
 };
+
+// "BSA1.mzML: 0 of 612 spectra searchable (612 MS level 1)": a file none of whose spectra is
+// searched (MS1-only, every charge above the cap, too few peaks...). The job still succeeds, as
+// one where every spectrum is skipped does; this says which file gave nothing and why.
+std::string unsearchable_file_warning(const std::string& path, const ReadStats& read,
+                                      const std::map<std::string, uint64_t>& prepare_skipped) {
+  std::map<std::string, uint64_t> reasons = read.skipped;
+  for (const auto& [reason, n] : prepare_skipped) reasons[reason] += n;
+  std::string text = path + ": 0 of " + std::to_string(read.spectra_seen) + " spectra searchable";
+  std::string sep = " (";
+  for (const auto& [reason, n] : reasons) {
+    text += sep + std::to_string(n) + " " + reason;
+    sep = ", ";
+  }
+  if (!reasons.empty()) text += ")";
+  return text;
+}
 
 struct ParserState {
   static inline const char* name = "ionflow.parser";
@@ -260,7 +280,6 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
     for (const auto& [reason, where] : rs.first_skipped_at) {
       st.report.spectra_skipped_first.emplace(reason, path + ": " + where);
     }
-    st.files.erase(block.file_index);
   }
   st.stats.items += spectra.size();
   if (!spectra.empty()) {
@@ -273,11 +292,20 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
       const std::string reason = prepared.skip_reason.empty() ? "no query" : prepared.skip_reason;
       st.report.spectra_skipped[reason] += 1;
       st.report.spectra_skipped_first.emplace(reason, path + ": spectrum " + spectrum.native_id);
+      fp.prepare_skipped[reason] += 1;
       continue;
     }
     st.report.spectra_searched += 1;
+    fp.searched += 1;
     st.report.queries += prepared.queries.size();
     for (Query& q : prepared.queries) out.push_back(std::move(q));
+  }
+  if (block.last) {
+    if (fp.searched == 0) {
+      st.report.warnings.push_back(
+          unsearchable_file_warning(path, fp.reader->stats(), fp.prepare_skipped));
+    }
+    st.files.erase(block.file_index);
   }
 }
 
@@ -680,6 +708,7 @@ void writer_finish(WriterActor* self) {
     summary.index_cache = r.index_cache;
     summary.fragment_index = r.fragment_index;
     summary.index_scope = r.index_scope;
+    summary.warnings = r.warnings;
     summary.stages = r.stages;
     st.stats.items += summary.psms;
     st.stats.bytes += psms.spill().bytes_written();

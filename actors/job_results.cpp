@@ -205,6 +205,15 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   }
   j << "},\n";
   j << "    \"spectra_searched\": " << s.spectra_searched << ",\n";
+  if (!s.warnings.empty()) {
+    j << "    \"warnings\": [";
+    first = true;
+    for (const std::string& w : s.warnings) {
+      j << (first ? "" : ", ") << json_quote(w);
+      first = false;
+    }
+    j << "],\n";
+  }
   j << "    \"queries\": " << s.queries << ",\n";
   j << "    \"psms\": " << s.psms << ",\n";
   j << "    \"psms_at_1pct_fdr\": " << s.psms_at_1pct << ",\n";

@@ -613,6 +613,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   ctx->detach_control();
 
   if (finished) {
+    for (const std::string& w : summary.warnings) spdlog::warn("{}{}", log_prefix(job), w);
     if (slice_counters) {
       // Known only now (results.json was written before): what the scorers' builds came to.
       const FragmentSliceStats st = slice_counters->snapshot();

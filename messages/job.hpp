@@ -87,6 +87,9 @@ struct JobSummary {
   std::map<std::string, StageStats> stages;         // "reader", "parser", "sorter", ...
   std::map<std::string, std::string> input_sha256;  // path -> checksum
   std::vector<std::string> output_files;
+  // What the user should know although the job succeeded, e.g. an input file with no
+  // searchable spectrum: "BSA1.mzML: 0 of 612 spectra searchable (612 MS level 1)".
+  std::vector<std::string> warnings;
 };
 
 }  // namespace ionflow

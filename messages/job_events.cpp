@@ -24,6 +24,7 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
   if (!from.index_cache.empty()) into.index_cache = from.index_cache;
   if (!from.fragment_index.empty()) into.fragment_index = from.fragment_index;
   if (!from.index_scope.empty()) into.index_scope = from.index_scope;
+  into.warnings.insert(into.warnings.end(), from.warnings.begin(), from.warnings.end());
 }
 
 void note_active(StageStats& s, double start_seconds, double end_seconds) {

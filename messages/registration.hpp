@@ -124,7 +124,7 @@ typename Inspector::result_type inspect(Inspector& f, JobSummary& x) {
            x.spectra_skipped_first, x.spectra_searched, x.queries, x.psms, x.psms_at_1pct,
            x.peptides_at_1pct, x.proteins_at_1pct, x.peptides_in_index, x.index_cache,
            x.fragment_index, x.index_scope, x.wall_seconds, x.peak_rss_bytes, x.stages,
-           x.input_sha256, x.output_files);
+           x.input_sha256, x.output_files, x.warnings);
 }
 
 // --- pipeline messages --------------------------------------------------------------------------
@@ -180,7 +180,8 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
   return f(caf::meta::type_name("ionflow::StageReport"), x.job, x.from, x.stages, x.spectra_read,
            x.spectra_searched, x.queries, x.spectra_skipped, x.spectra_skipped_first,
-           x.input_sha256, x.peptides_in_index, x.index_cache, x.fragment_index, x.index_scope);
+           x.input_sha256, x.peptides_in_index, x.index_cache, x.fragment_index, x.index_scope,
+           x.warnings);
 }
 
 template <class Inspector>

@@ -133,6 +133,11 @@ JsonValue job_summary_json(const JobSummary& s) {
   for (const auto& [reason, where] : s.spectra_skipped_first) first_skipped.set(reason, where);
   o.set("spectra_skipped_first", std::move(first_skipped));
   o.set("spectra_searched", s.spectra_searched);
+  if (!s.warnings.empty()) {
+    JsonValue warnings = JsonValue::array();
+    for (const std::string& w : s.warnings) warnings.push_back(w);
+    o.set("warnings", std::move(warnings));
+  }
   o.set("queries", s.queries);
   o.set("psms", s.psms);
   o.set("psms_at_1pct_fdr", s.psms_at_1pct);

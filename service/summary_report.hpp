@@ -19,7 +19,7 @@ namespace ionflow {
 std::string format_job_summary(const JobSummary& summary);
 
 // {"spectra_read": ..., "spectra_skipped": {...}, ..., "stages": {"reader": {"busy_seconds",
-// "items", "bytes"}}, "output_files": [...]}.
+// "items", "bytes"}}, "output_files": [...]}; "warnings": [...] only when there are some.
 JsonValue job_summary_json(const JobSummary& summary);
 
 // {"stage": ..., "bytes_read": ..., ..., "fraction": 0.42} for the service API.

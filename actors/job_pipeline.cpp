@@ -262,8 +262,14 @@ void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
     if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) {
       // A compressed file cut before its first block decodes to nothing: the decompressor's
       // "truncated gzip/zstd data" (file and byte offset) is the cause, not an empty file.
-      fp.decompressor->finish();
-      throw ParseError(path, 0, 0, "empty file: no mzML or MGF content");
+      // `undecided`: the 1-3 bytes of a file too short to tell whether it is compressed.
+      std::string undecided;
+      fp.decompressor->finish(undecided);
+      if (undecided.find_first_not_of(" \t\r\n") == std::string::npos) {
+        throw ParseError(path, 0, 0, "empty file: no mzML or MGF content");
+      }
+      throw ParseError(path, 0, 0,
+                       std::to_string(undecided.size()) + "-byte file: no mzML or MGF content");
     }
     fp.reader = make_spectrum_reader(detect_peak_list_format(head), path, block.file_index);
     fp.reader->feed(head, spectra);

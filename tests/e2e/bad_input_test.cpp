@@ -106,6 +106,9 @@ TEST(BadInput, CompressedFileCutBeforeItsFirstBlockIsTruncatedNotEmpty) {
        ": (byte 10): truncated gzip data: the stream ends inside a member"},
       {"cut.mgf.zst", std::string("\x28\xb5\x2f\xfd\x20\x05", 6),
        ": (byte 6): truncated zstd data: the stream ends inside a frame"},
+      // Two bytes of the zstd magic: too short to tell; neither empty nor truncated.
+      {"two_bytes.mgf", std::string("\x28\xb5", 2),
+       ": (byte 0): 2-byte file: no mzML or MGF content"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);

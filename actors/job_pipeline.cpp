@@ -714,7 +714,9 @@ void writer_finish(WriterActor* self) {
     summary.index_cache = r.index_cache;
     summary.fragment_index = r.fragment_index;
     summary.index_scope = r.index_scope;
+    // One per file, from parsers that report in any order: sorted, results.json is stable.
     summary.warnings = r.warnings;
+    std::sort(summary.warnings.begin(), summary.warnings.end());
     summary.stages = r.stages;
     st.stats.items += summary.psms;
     st.stats.bytes += psms.spill().bytes_written();

@@ -24,6 +24,7 @@
 #include "actors/pipeline.hpp"
 #include "io/decompression.hpp"
 #include "io/fasta_reader.hpp"
+#include "io/file_image.hpp"
 #include "io/index_cache.hpp"
 #include "io/sha256.hpp"
 #include "messages/registration.hpp"
@@ -95,45 +96,26 @@ LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageS
                              const std::atomic<bool>* cancel, int build_threads,
                              std::string& cache_status) {
   BusyTimer timer;
-  std::ifstream in(job.fasta_path, std::ios::binary);
-  if (!in) throw std::runtime_error(job.fasta_path + ": cannot open protein database");
-  Sha256 sha;
-  std::string content;
-  // An uncompressed file of known size is read at once into the buffer it is parsed from: no
-  // staging block and no second copy of every byte (each is a page fault per 4 KiB of fresh
-  // memory). Anything else streams through the decompressor in blocks.
-  std::error_code size_error;
-  const auto size = std::filesystem::file_size(job.fasta_path, size_error);
-  char magic[4] = {};
-  in.read(magic, sizeof magic);
-  const std::string_view head(magic, static_cast<size_t>(in.gcount()));
-  const bool plain = !size_error && detect_compression(head) == Compression::kNone;
-  in.clear();
-  in.seekg(0);
-  if (plain) {
-    content.resize(static_cast<size_t>(size));
-    in.read(content.data(), static_cast<std::streamsize>(content.size()));
-    content.resize(static_cast<size_t>(in.gcount()));
-    // A file that grew since its size was taken: the rest too.
-    for (char c; in.get(c);) content.push_back(c);
-    sha.update(content);
-    stats.bytes += content.size();
-  } else {
-    Decompressor decompressor(job.fasta_path);
-    if (!size_error) content.reserve(static_cast<size_t>(size));
-    std::string block(4u << 20, '\0');
-    while (in) {
-      in.read(block.data(), static_cast<std::streamsize>(block.size()));
-      std::streamsize n = in.gcount();
-      if (n <= 0) break;
-      std::string_view bytes(block.data(), static_cast<size_t>(n));
-      sha.update(bytes);
-      stats.bytes += static_cast<uint64_t>(n);
-      decompressor.feed(bytes, content);
-    }
-    decompressor.finish();
+  // One sequential read of the whole file into pre-faulted memory (io/file_image.hpp); an
+  // uncompressed file is parsed right there, a compressed one decompressed into `content`.
+  FileImage image;
+  try {
+    image = FileImage::read(job.fasta_path);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + " (protein database)");
   }
-  if (in.bad()) throw std::runtime_error(job.fasta_path + ": read error");
+  Sha256 sha;
+  sha.update(image.bytes());
+  stats.bytes += image.bytes().size();
+  std::string content;
+  std::string_view text = image.bytes();
+  if (detect_compression(text.substr(0, 4)) != Compression::kNone) {
+    Decompressor decompressor(job.fasta_path);
+    decompressor.feed(text, content);
+    decompressor.finish();
+    image = FileImage();
+    text = content;
+  }
   sha256_hex = sha.hex_digest();
   std::string cache_key, cache_file, miss_reason;
   const bool selecting = selects_peptides(job);
@@ -155,7 +137,8 @@ LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageS
   FastaOptions options;
   options.decoy_tag = job.search.database.decoy_tag;
   options.tag_is_suffix = job.search.database.decoy_tag_is_suffix;
-  std::vector<Protein> proteins = parse_fasta(content, job.fasta_path, options);
+  std::vector<Protein> proteins = parse_fasta(text, job.fasta_path, options);
+  image = FileImage();
   std::string().swap(content);
   if (proteins.empty()) {
     throw std::runtime_error(job.fasta_path +

@@ -27,6 +27,23 @@ std::string run_error(const JobSpec& job) {
   return "";
 }
 
+// A job on the E. coli run whose FASTA, in a fresh scratch folder, holds `fasta_text`.
+struct FastaJob {
+  fs::path out;
+  std::string fasta;
+  JobSpec job;
+};
+FastaJob job_with_fasta(const std::string& name, const std::string& fasta_text) {
+  FastaJob f;
+  f.out = scratch_directory("actors", name);
+  fs::create_directories(f.out);
+  f.fasta = (f.out / (name + ".fasta")).string();
+  std::ofstream(f.fasta) << fasta_text;
+  f.job = ecoli_job(name, f.out);
+  f.job.fasta_path = f.fasta;
+  return f;
+}
+
 // The E. coli target-decoy FASTA marks decoys with the prefix "rev_"; a job that says "DECOY_"
 // would see 8,272 targets and no decoy, and every PSM would pass 1% FDR.
 TEST(DatabaseChecks, DecoyTagMatchingNoAccessionFailsTheJob) {
@@ -46,12 +63,8 @@ TEST(DatabaseChecks, DecoyTagMatchingNoAccessionFailsTheJob) {
 // generate_decoys drops the FASTA's decoys: a decoy-only FASTA has no target left, and the job
 // says so instead of "no peptides ... 500-5000 Da".
 TEST(DatabaseChecks, DecoyOnlyFastaWithGeneratedDecoysNamesTheTag) {
-  const fs::path out = scratch_directory("actors", "decoys-only");
-  fs::create_directories(out);
-  const std::string fasta = (out / "decoys.fasta").string();
-  std::ofstream(fasta) << ">rev_P1\nKLAEEGVSPKSEIAHRFKDLGEEHFK\n>rev_P2\nMKWVTFISLLLLFSSAYSR\n";
-  JobSpec job = ecoli_job("decoys-only", out);
-  job.fasta_path = fasta;
+  auto [out, fasta, job] = job_with_fasta(
+      "decoys-only", ">rev_P1\nKLAEEGVSPKSEIAHRFKDLGEEHFK\n>rev_P2\nMKWVTFISLLLLFSSAYSR\n");
   job.search.database.decoy_generation = DecoyGeneration::kReversePeptide;
   const std::string error = run_error(job);
   EXPECT_NE(error.find(fasta + ": all 2 entries carry the decoy tag 'rev_' as a prefix (first "
@@ -63,12 +76,7 @@ TEST(DatabaseChecks, DecoyOnlyFastaWithGeneratedDecoysNamesTheTag) {
 
 // Headers without sequences: nothing to digest.
 TEST(DatabaseChecks, FastaWithoutPeptidesFailsTheJob) {
-  const fs::path out = scratch_directory("actors", "no-peptides");
-  fs::create_directories(out);
-  const std::string fasta = (out / "headers.fasta").string();
-  std::ofstream(fasta) << ">P1 only a header\n>rev_P1\n";
-  JobSpec job = ecoli_job("no-peptides", out);
-  job.fasta_path = fasta;
+  const auto [out, fasta, job] = job_with_fasta("no-peptides", ">P1 only a header\n>rev_P1\n");
   const std::string error = run_error(job);
   EXPECT_EQ(error.find(fasta + ": "), 0u) << error;
   EXPECT_NE(error.find("no peptides to search: its 2 entries give none with enzyme trypsin, "
@@ -81,12 +89,8 @@ TEST(DatabaseChecks, FastaWithoutPeptidesFailsTheJob) {
 // With generate_decoys the index holds a reversed decoy per target: the message counts the
 // FASTA's 3 entries, not the 6 proteins of the index.
 TEST(DatabaseChecks, FastaWithoutPeptidesCountsTheFastaEntriesWhenGeneratingDecoys) {
-  const fs::path out = scratch_directory("actors", "no-peptides-generated");
-  fs::create_directories(out);
-  const std::string fasta = (out / "headers.fasta").string();
-  std::ofstream(fasta) << ">P1 only a header\n>P2 short\nPEPK\n>P3\n";
-  JobSpec job = ecoli_job("no-peptides-generated", out);
-  job.fasta_path = fasta;
+  auto [out, fasta, job] =
+      job_with_fasta("no-peptides-generated", ">P1 only a header\n>P2 short\nPEPK\n>P3\n");
   job.search.database.decoy_generation = DecoyGeneration::kReverseProtein;
   const std::string error = run_error(job);
   EXPECT_EQ(error.find(fasta + ": "), 0u) << error;

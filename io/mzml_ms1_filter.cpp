@@ -200,6 +200,7 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
       pos = p;
       state_ = State::kHold;
       scanned_ = 0;
+      head_scanned_ = 0;
       continue;
     }
     // kHold: b[pos] starts "<spectrum ". Its head (up to <binaryDataArrayList>, or its end)
@@ -207,7 +208,11 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
     // held whole until its end tag.
     const std::string_view rest = b.substr(pos);
     std::string_view id;
-    const size_t head_end = std::min(rest.find(kArrays), rest.find(kClose));
+    // Searched from where the last piece's search stopped (less a pattern's length, which may
+    // straddle pieces): a spectrum of megabytes held over many pieces is scanned once.
+    const size_t from = head_scanned_ >= kArrays.size() ? head_scanned_ - kArrays.size() : 0;
+    const size_t head_end = std::min(rest.find(kArrays, from), rest.find(kClose, from));
+    if (head_end == std::string_view::npos) head_scanned_ = rest.size();
     const bool ms1 =
         head_end != std::string_view::npos && head_says_ms1(rest.substr(0, head_end), id);
     const bool whole = head_end != std::string_view::npos && (ms1 || sink.takes_spectra());

@@ -82,6 +82,7 @@ class Ms1SpectrumFilter {
   std::string buffer_;  // bytes not yet routed (a partial tag, a held spectrum, a piece)
   uint64_t passed_ = 0;
   size_t scanned_ = 0;         // of the held spectrum, searched for its end tag already
+  size_t head_scanned_ = 0;    // of the held spectrum, searched for its head's end already
   bool absorb_space_ = false;  // the last bytes routed were a skipped spectrum
   std::vector<Drop> drops_;
 };

@@ -247,7 +247,42 @@ struct ModSpan {
 struct TitleIndex {
   std::unordered_map<std::string, ModSpan> spans;
   size_t start_tags = 0;  // <umod:mod> start tags seen
+  // The scan read every tag to the root element's end tag, followed only by white space,
+  // comments and processing instructions. False for a truncated file (and for one the scan
+  // stopped early in): the constructor then parses the whole file at once.
+  bool complete = false;
 };
+
+// The name of the start or end tag at `tag` ("<name ...>" or "</name>"): up to white space,
+// '>' or '/'.
+std::string_view tag_name(std::string_view tag) {
+  size_t i = tag.size() > 1 && tag[1] == '/' ? 2 : 1;
+  const size_t begin = i;
+  while (i < tag.size() && !is_xml_space(tag[i]) && tag[i] != '>' && tag[i] != '/') ++i;
+  return tag.substr(begin, i - begin);
+}
+
+// True if `tail` is only white space, comments and processing instructions (XML 1.0 section
+// 2.1: the Misc that may follow the root element).
+bool only_misc(std::string_view tail) {
+  size_t i = 0;
+  while (i < tail.size()) {
+    if (is_xml_space(tail[i])) {
+      ++i;
+    } else if (starts_with(tail.substr(i), "<!--")) {
+      const size_t close = tail.find("-->", i + 4);
+      if (close == std::string_view::npos) return false;
+      i = close + 3;
+    } else if (starts_with(tail.substr(i), "<?")) {
+      const size_t close = tail.find("?>", i + 2);
+      if (close == std::string_view::npos) return false;
+      i = close + 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
 
 TitleIndex scan_titles(std::string_view xml) {
   constexpr std::string_view kStart = "<umod:mod";
@@ -257,8 +292,15 @@ TitleIndex scan_titles(std::string_view xml) {
   ModSpan* open = nullptr;  // the element being read, if it is the first with its title
   bool in_mod = false;
   std::string title;
+  std::string_view root;  // the root element's name, from the first start tag
+  size_t root_end = 0;    // just past the root element's end tag, once seen
   size_t pos = 0;
-  while ((pos = xml.find('<', pos)) != npos) {
+  bool stopped = true;  // left the loop by a break
+  while (true) {
+    if ((pos = xml.find('<', pos)) == npos) {
+      stopped = false;
+      break;
+    }
     const std::string_view rest = xml.substr(pos);
     if (starts_with(rest, "<!--")) {
       pos = xml.find("-->", pos + 4);
@@ -288,6 +330,7 @@ TitleIndex scan_titles(std::string_view xml) {
                (is_xml_space(rest[kStart.size()]) || rest[kStart.size()] == '>' ||
                 rest[kStart.size()] == '/')) {
       if (in_mod) break;  // nested <umod:mod>: leave it to the full parse
+      if (root.empty()) root = kStart.substr(1);
       ++index.start_tags;
       // Attributes: name = "value" or 'value' (a value may hold '>'), up to '>' or "/>".
       size_t i = pos + kStart.size();
@@ -344,9 +387,21 @@ TitleIndex scan_titles(std::string_view xml) {
       in_mod = false;
       pos = i + 1;
     } else {
+      // Any other tag: only the root's name and end tag matter (for `complete`).
+      if (rest.size() > 1 && rest[1] == '/') {
+        const std::string_view name = tag_name(rest);
+        if (!root.empty() && name == root) {
+          size_t i = pos + 2 + name.size();
+          while (i < xml.size() && is_xml_space(xml[i])) ++i;
+          if (i < xml.size() && xml[i] == '>') root_end = i + 1;
+        }
+      } else if (root.empty()) {
+        root = tag_name(rest);
+      }
       ++pos;
     }
   }
+  index.complete = !stopped && !in_mod && root_end != 0 && only_misc(xml.substr(root_end));
   return index;
 }
 
@@ -483,9 +538,11 @@ Unimod::Unimod(const std::string& unimod_xml_path) : impl_(std::make_unique<Impl
   }
   if (in.bad()) throw std::runtime_error("cannot read Unimod file '" + unimod_xml_path + "'");
   impl_->titles = scan_titles(content);
-  // No <umod:mod> start tag found by the scan (no entries, an unreadable prolog, UTF-16, ...):
-  // parse now, so that the errors of a file without entries come from the constructor as before.
-  if (impl_->titles.start_tags == 0) impl_->ensure_full_parse();
+  // Parse the whole file now (and throw its error) when the scan cannot vouch for it: no
+  // <umod:mod> start tag found (no entries, an unreadable prolog, UTF-16, ...), or the scan did
+  // not reach the root element's end tag (a truncated file, or a tag it could not read). A
+  // truncated unimod.xml must not answer the titles read before the cut.
+  if (impl_->titles.start_tags == 0 || !impl_->titles.complete) impl_->ensure_full_parse();
 }
 
 Unimod::~Unimod() = default;

@@ -18,10 +18,13 @@
 // an unknown name (for its suggestions), titles() or parse_whole_file().
 // Thread-safe after construction: const methods may be called from several threads (the lazy
 // parse is guarded by std::call_once).
-// A malformed unimod.xml is reported when the whole file is parsed: by the constructor if the
-// scan finds no <umod:mod> element, else by the first look-up that needs the full parse (or
-// whose element does not parse alone) as std::runtime_error naming the path, line, byte and
-// expat's message. Elements that parse alone may still resolve from a file malformed elsewhere.
+// A malformed unimod.xml is reported when the whole file is parsed, as std::runtime_error naming
+// the path, line, byte and expat's message. The constructor parses it at once when the scan
+// cannot vouch for the file: no <umod:mod> element, or the scan does not reach the root
+// element's end tag (a truncated file never answers the titles read before the cut). Otherwise
+// the first look-up that needs the full parse (or whose element does not parse alone) reports
+// it; damage the scan does not see (e.g. a mismatched tag inside an element never looked up)
+// leaves the elements that parse alone usable. Call parse_whole_file() to check every byte.
 // An entry whose <umod:delta mono_mass> is not a number is refused when used (std::runtime_error
 // naming the path, the modification and the value), never read as 0 Da.
 #pragma once
@@ -39,7 +42,7 @@ class Unimod {
  public:
   // Reads unimod.xml and indexes its titles (the whole-file parse is lazy, see above). Throws
   // std::runtime_error naming the path if unreadable, and, if the file has no <umod:mod>
-  // element, its XML error or "has no <umod:mod> entries".
+  // element or is truncated, its XML error (line, byte) or "has no <umod:mod> entries".
   explicit Unimod(const std::string& unimod_xml_path = IONFLOW_UNIMOD_XML);
   ~Unimod();
   Unimod(const Unimod&) = delete;

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -324,31 +325,55 @@ TEST(UnimodFastPath, DamagedMassIsAnErrorNotZero) {
   EXPECT_THROW(Unimod("/nonexistent/unimod.xml"), std::runtime_error);
 }
 
-TEST(UnimodFastPath, MalformedFileErrorsComeFromTheFullParse) {
-  // unimod.xml cut inside Oxidation (record 35): the elements before it parse alone.
-  const std::string xml = read_unimod_xml();
-  const size_t cut = xml.find("<umod:mod title=\"Oxidation\"");
-  ASSERT_NE(cut, std::string::npos);
-  const TempFile file("truncated.xml", xml.substr(0, cut + 300));
-  const Unimod u(file.path());  // no throw: the whole file is not parsed yet
-  EXPECT_NEAR(u.lookup("Acetyl").first, 42.010565, 1e-6);
-  EXPECT_EQ(u.lookup("Carbamidomethyl").second, 4);
-  for (const char* needs_full_parse : {"Oxidation", "Oxidation or Hydroxylation", "Oxidaton"}) {
-    try {
-      u.lookup(needs_full_parse);
-      FAIL() << "expected std::runtime_error for " << needs_full_parse;
-    } catch (const std::runtime_error& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find("Unimod file '" + file.path() + "': XML error at line "),
-                std::string::npos)
-          << what;
-      EXPECT_NE(what.find("unclosed token"), std::string::npos) << what;
-    }
-  }
-  EXPECT_THROW(u.resolve("UNIMOD:4 (C)", true), std::runtime_error);
-  EXPECT_THROW(u.parse_whole_file(), std::runtime_error);
-  EXPECT_FALSE(u.whole_file_parsed());
+// The "line L, byte B" expat reports for a token that starts at byte `offset` of `text`.
+std::string line_and_byte(const std::string& text, size_t offset) {
+  const auto newlines = std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n');
+  return "line " + std::to_string(newlines + 1) + ", byte " + std::to_string(offset);
+}
 
+// A truncated unimod.xml fails to load: the titles read before the cut must not resolve (a new
+// user's test found "Acetyl" answered from a file cut inside Oxidation).
+TEST(UnimodFastPath, TruncatedFileFailsToLoad) {
+  const std::string xml = read_unimod_xml();
+  const size_t oxidation = xml.find("<umod:mod title=\"Oxidation\"");
+  ASSERT_NE(oxidation, std::string::npos);
+  // Cut inside Oxidation's start tag: expat names the tag's '<' as an unclosed token.
+  const TempFile in_tag("truncated_in_tag.xml", xml.substr(0, oxidation + 10));
+  try {
+    const Unimod u(in_tag.path());
+    FAIL() << "loaded; Acetyl -> " << outcome(u, "Acetyl");
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "Unimod file '" + in_tag.path() + "': XML error at " +
+                                         line_and_byte(xml, oxidation) + ": unclosed token");
+  }
+  // Debian openms-common's unimod.xml: Oxidation starts at line 1513, byte 71829.
+  EXPECT_EQ(line_and_byte(xml, oxidation), "line 1513, byte 71829");
+
+  // Cut just after a complete </umod:mod>: the root element is left open ("no element found"
+  // at the end of the file).
+  const size_t after_end = xml.find("</umod:mod>", oxidation) + 11;
+  const TempFile at_element_end("truncated_at_end_tag.xml", xml.substr(0, after_end));
+  try {
+    const Unimod u(at_element_end.path());
+    FAIL() << "loaded; Oxidation -> " << outcome(u, "Oxidation");
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "Unimod file '" + at_element_end.path() + "': XML error at " +
+                                         line_and_byte(xml, after_end) + ": no element found");
+  }
+
+  // Cut inside the root element's end tag, the file's last bytes.
+  const size_t root_end = xml.rfind("</umod:unimod>");
+  ASSERT_NE(root_end, std::string::npos);
+  const TempFile in_root_end("truncated_in_root_end.xml", xml.substr(0, root_end + 8));
+  EXPECT_THROW(Unimod{in_root_end.path()}, std::runtime_error);
+  // The whole file still loads lazily, and so does one with comments after the root element.
+  const TempFile whole("whole_with_comment.xml", xml + "<!-- end -->\n<?pi x?>\n");
+  const Unimod u(whole.path());
+  EXPECT_EQ(u.lookup("Oxidation").second, 35);
+  EXPECT_FALSE(u.whole_file_parsed());
+}
+
+TEST(UnimodFastPath, MalformedFileErrorsComeFromTheFullParse) {
   // An element that does not parse alone falls back to the full parse and its error.
   const TempFile bad("bad.xml",
                      "<umod:unimod><umod:mod title=\"Bad\" record_id=\"7\">"

@@ -579,6 +579,16 @@ Modification Unimod::resolve(std::string_view text, bool fixed) const {
     const size_t open = whole.rfind('(');
     name = trim(whole.substr(0, open));
     site = trim(whole.substr(open + 1, whole.size() - open - 2));
+  } else if (const size_t open = whole.rfind('(');
+             open != std::string_view::npos && whole.find(')', open) == std::string_view::npos) {
+    // "Oxidation (M": a site opened but not closed is a typo, not a missing site.
+    throw std::invalid_argument("modification '" + std::string(text) +
+                                "' is malformed: missing ')' after the site; write e.g. "
+                                "'Oxidation (M)' or '15.9949@M'");
+  } else if (!whole.empty() && whole.back() == ')') {
+    throw std::invalid_argument("modification '" + std::string(text) +
+                                "' is malformed: missing '(' before the site; write e.g. "
+                                "'Oxidation (M)' or '15.9949@M'");
   } else {
     throw std::invalid_argument("modification '" + std::string(text) +
                                 "' has no site; write e.g. 'Oxidation (M)' or '15.9949@M'");

@@ -133,7 +133,35 @@ TEST(Unimod, UnknownNameSuggestsCloseTitles) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("Carbamidomethyl"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(unimod().resolve("Oxidation", false), std::invalid_argument);       // no site
+  EXPECT_THROW(unimod().resolve("Oxidation", false), std::invalid_argument);  // no site
+}
+
+// An unclosed or unopened site is a typo the message names (it said "has no site").
+TEST(Unimod, MalformedSiteSaysWhatIsMissing) {
+  auto error_of = [](const char* text) {
+    try {
+      unimod().resolve(text, false);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("Oxidation (M"),
+            "modification 'Oxidation (M' is malformed: missing ')' after the site; write e.g. "
+            "'Oxidation (M)' or '15.9949@M'");
+  EXPECT_EQ(error_of("Label:13C(6) (K"),
+            "modification 'Label:13C(6) (K' is malformed: missing ')' after the site; write e.g. "
+            "'Oxidation (M)' or '15.9949@M'");
+  EXPECT_EQ(error_of("Oxidation M)"),
+            "modification 'Oxidation M)' is malformed: missing '(' before the site; write e.g. "
+            "'Oxidation (M)' or '15.9949@M'");
+  EXPECT_EQ(error_of("Oxidation"),
+            "modification 'Oxidation' has no site; write e.g. 'Oxidation (M)' or '15.9949@M'");
+  // Record 188: a title with parentheses of its own, then the site.
+  EXPECT_EQ(unimod().resolve("Label:13C(6) (K)", false).unimod_accession, 188);
+}
+
+TEST(Unimod, BadSitesAndAccessions) {
   EXPECT_THROW(unimod().resolve("Oxidation (M1)", false), std::invalid_argument);  // bad site
   EXPECT_THROW(unimod().resolve("UNIMOD:999999 (M)", false), std::invalid_argument);
   EXPECT_THROW(Unimod("/nonexistent/unimod.xml"), std::runtime_error);

@@ -332,6 +332,13 @@ TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {
               StartsWith("variable_modifications[1]: "));
   EXPECT_THAT(error_of(job(R"j("variable_modifications": ["Oxidaton (M)"])j")),
               HasSubstr("Oxidaton"));
+  // A new-user test: "Oxidation (M" was reported as having no site.
+  EXPECT_EQ(error_of(job(R"j("fixed_modifications": ["Carbamidomethyl (C"])j")),
+            "fixed_modifications[0]: modification 'Carbamidomethyl (C' is malformed: missing ')' "
+            "after the site; write e.g. 'Oxidation (M)' or '15.9949@M'");
+  EXPECT_EQ(error_of(job(R"j("variable_modifications": ["Oxidation (M)", "Oxidation (M"])j")),
+            "variable_modifications[1]: modification 'Oxidation (M' is malformed: missing ')' "
+            "after the site; write e.g. 'Oxidation (M)' or '15.9949@M'");
   EXPECT_THAT(error_of(job_db(R"("static_mods": {"B": 57.02})")),
               StartsWith("database.static_mods.B: invalid residue 'B'"));
   EXPECT_THAT(error_of(job_db(R"("static_mods": {"^1": 57.02})")),

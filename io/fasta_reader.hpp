@@ -5,11 +5,11 @@
 // ("sp|P02769|ALBU_BOVIN ..." or "tr|..." → "P02769"; https://www.uniprot.org/help/fasta-headers)
 // and otherwise the first whitespace-delimited token ("P02769|ALBU_BOVIN", "VIMSS14146"); the
 // description is the rest of the header line, trimmed. Sequences may span lines, are
-// upper-cased, blanks inside sequence lines are ignored, CRLF and LF both work, a UTF-8 BOM is
-// skipped, and a trailing '*' (or several) is dropped. Non-standard residues (X, B, Z, U, O, J)
-// are kept in the sequence; peptides containing residues without a defined mass are not
-// generated (see digest.hpp). A header with an empty sequence gives a protein with an empty
-// sequence.
+// upper-cased, blanks inside sequence lines are ignored, LF, CRLF and lone CR (old Mac OS) line
+// ends all work, a UTF-8 BOM is skipped, and a trailing '*' (or several) is dropped. Non-standard
+// residues (X, B, Z, U, O, J) are kept in the sequence; peptides containing residues without a
+// defined mass are not generated (see digest.hpp). A header with an empty sequence gives a protein
+// with an empty sequence.
 //
 // Decoys: a protein whose first header token or accession starts (or, with tag_is_suffix, ends)
 // with `decoy_tag` is a decoy ("rev_VIMSS18140", "P02769|ALBU_BOVIN_rev", "DECOY_sp|P02769|...",

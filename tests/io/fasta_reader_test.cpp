@@ -153,6 +153,52 @@ TEST(FastaReader, EcoliDatabaseIdenticalToReferenceParse) {
   EXPECT_EQ(s.sha256, "2596d634a59624dc3e177bd953df9a35a8b9bbf20df12fe41acdd2b9f6d17073");
 }
 
+// Old Mac OS line ends: a lone '\r' ends a line as '\n' and "\r\n" do. A new-user test found
+// such a file read as one header line and the job reporting no peptides.
+TEST(FastaReader, CarriageReturnOnlyLineEnds) {
+  std::string lf =
+      read_file(IONFLOW_EXAMPLES_DIR
+                "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333.proteomes.fasta");
+  ASSERT_EQ(lf.find('\r'), std::string::npos);
+  std::string cr = lf;
+  std::replace(cr.begin(), cr.end(), '\n', '\r');
+  DatabaseSummary s = summarize(parse_fasta(cr, "ecoli_cr.fasta"));
+  EXPECT_EQ(s.proteins, 8272u);
+  EXPECT_EQ(s.decoys, 4136u);
+  EXPECT_EQ(s.residues, 2633402u);
+  EXPECT_EQ(s.sha256, "2596d634a59624dc3e177bd953df9a35a8b9bbf20df12fe41acdd2b9f6d17073");
+
+  // The CRLF SoCe database with every "\r\n" made '\r'.
+  std::string crlf = read_file(IONFLOW_EXAMPLES_DIR
+                               "/TOPPAS/data/BSA_Identification/"
+                               "18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta");
+  std::string soce_cr;
+  soce_cr.reserve(crlf.size());
+  for (char c : crlf) {
+    if (c != '\n') soce_cr += c;
+  }
+  ASSERT_LT(soce_cr.size(), crlf.size());
+  DatabaseSummary t = summarize(parse_fasta(soce_cr, "soce_cr.fasta", suffix_rev()));
+  EXPECT_EQ(t.proteins, 18878u);
+  EXPECT_EQ(t.residues, 7557778u);
+  EXPECT_EQ(t.sha256, "99cf58664d314191dcf11188c50dbb1e4e42b80d045188462a89f0a6c1f52d57");
+
+  // Mixed line ends; the header's description stops at its '\r'.
+  std::vector<Protein> p = parse_fasta(">a first\rMK\rWV\r\r>b\r\nAC\nDE\r>c\nK", "mixed.fasta");
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].accession, "a");
+  EXPECT_EQ(p[0].description, "first");
+  EXPECT_EQ(p[0].sequence, "MKWV");
+  EXPECT_EQ(p[1].sequence, "ACDE");
+  EXPECT_EQ(p[2].sequence, "K");
+  // One protein: no '>' follows a '\r', its header line tells.
+  p = parse_fasta(">sp|P02769|ALBU_BOVIN Serum albumin\rMKWV\rtfis\r", "one.fasta");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].accession, "P02769");
+  EXPECT_EQ(p[0].description, "Serum albumin");
+  EXPECT_EQ(p[0].sequence, "MKWVTFIS");
+}
+
 TEST(FastaReader, HeaderForms) {
   std::string content =
       ">sp|P02769|ALBU_BOVIN Serum albumin OS=Bos taurus\nMKWV\n"
@@ -299,6 +345,11 @@ TEST(FastaReader, Errors) {
   expect_error(">a\nAAAA\nAAAA\nAA1A\n", 4, 15, "unexpected character '1' in the sequence of a");
   expect_error(">a\nAAAA\nAAA*\nAAAA\n", 3, 11, "'*' inside the sequence of a");
   expect_error(">a\r\nAAAA\r\nAA\nA\r\nAAAA\r\nA\tA\x01\r\n", 6, 25, "'\\x01'");
+  // Lone '\r' line ends count as lines in error positions.
+  expect_error(">a\rMK\rMKW1V\r", 3, 9, "unexpected character '1' in the sequence of a");
+  expect_error(">a\rMK\r\r>b\rAC*\rK\r", 5, 12, "'*' inside the sequence of b");
+  expect_error("\r\rMK\r>a\rA\r", 3, 2, "before the first FASTA header");
+  expect_error(">a\rMK\r>\rA\r", 3, 6, "empty FASTA header");
 }
 
 TEST(FastaReader, EmptyInput) {

@@ -285,12 +285,16 @@ Modification modification_from_object(const JsonValue& v, const std::string& pat
   return m;
 }
 
+// `keys` gets the key path of each modification returned ("fixed_modifications[1]").
 std::vector<Modification> modification_list(const JsonValue& v, const std::string& path,
-                                            const Unimod& unimod, bool fixed) {
+                                            const Unimod& unimod, bool fixed,
+                                            std::vector<std::string>& keys) {
   std::vector<Modification> out;
   const auto& a = get_array(v, path);
+  keys.clear();
   for (size_t i = 0; i < a.size(); ++i) {
     std::string p = index_path(path, i);
+    keys.push_back(p);
     if (a[i].is_string()) {
       try {
         out.push_back(unimod.resolve(a[i].as_string(), fixed));
@@ -310,18 +314,24 @@ std::vector<Modification> modification_list(const JsonValue& v, const std::strin
 }
 
 // Sage's static_mods {"C": 57.021464} and variable_mods {"M": [15.9949]} / {"M": 15.9949}.
+// `keys` gets the key path of each modification returned ("database.variable_mods.M[0]").
 std::vector<Modification> sage_modifications(const JsonValue& v, const std::string& path,
-                                             bool fixed) {
+                                             bool fixed, std::vector<std::string>& keys) {
   std::vector<Modification> out;
   if (!v.is_object()) fail(path, "expected object, got " + got(v));
+  keys.clear();
   for (const auto& [key, value] : v.as_object()) {
     std::string p = join_path(path, key);
     std::vector<double> masses;
     if (value.is_number()) {
       masses.push_back(value.as_double());
+      keys.push_back(p);
     } else if (!fixed && value.is_array()) {
       const auto& a = value.as_array();
-      for (size_t i = 0; i < a.size(); ++i) masses.push_back(get_number(a[i], index_path(p, i)));
+      for (size_t i = 0; i < a.size(); ++i) {
+        masses.push_back(get_number(a[i], index_path(p, i)));
+        keys.push_back(index_path(p, i));
+      }
     } else {
       fail(p, std::string(fixed ? "expected number (Da)"
                                 : "expected number or array of numbers (Da)") +
@@ -350,6 +360,46 @@ void check_fixed_conflicts(const std::vector<Modification>& fixed, const std::st
                        std::string(position_name(m.position)) +
                        (c == '*' ? "" : std::string(" ") + c) + ")");
       }
+    }
+  }
+}
+
+// A variable modification identical to a fixed one (same position, an overlapping site, the same
+// mass within 0.001 Da): the fixed one already sits on every such site, so the variable one
+// either stacks a second copy or does nothing; a copy-paste slip either way. Refused, naming
+// both keys (as two fixed modifications on one site are). `*_keys` name each modification.
+void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
+                                  const std::vector<std::string>& fixed_keys,
+                                  const std::vector<Modification>& variable,
+                                  const std::vector<std::string>& variable_keys) {
+  constexpr double kSameMassDa = 0.001;
+  for (size_t v = 0; v < variable.size(); ++v) {
+    const Modification& var = variable[v];
+    for (size_t f = 0; f < fixed.size(); ++f) {
+      const Modification& fix = fixed[f];
+      if (fix.position != var.position ||
+          std::abs(fix.mass_delta_da - var.mass_delta_da) > kSameMassDa) {
+        continue;
+      }
+      // The residues in common; an empty list (a terminus on any residue) overlaps every list.
+      std::string common;
+      if (fix.residues.empty() || var.residues.empty()) {
+        common = fix.residues.empty() ? var.residues : fix.residues;
+      } else {
+        for (char c : var.residues) {
+          if (fix.residues.find(c) != std::string::npos) common += c;
+        }
+        if (common.empty()) continue;
+      }
+      std::string site = common;
+      if (fix.position != ModificationPosition::kAnywhere) {
+        site = std::string(position_name(fix.position)) + (common.empty() ? "" : " " + common);
+      }
+      const std::string what =
+          fix.name.empty() ? to_json(JsonValue(fix.mass_delta_da)) + " Da" : fix.name;
+      fail(variable_keys.at(v), "the same modification (" + what + " on " + site + ") as fixed " +
+                                    fixed_keys.at(f) +
+                                    ": a site cannot be both fixed and variable; remove one");
     }
   }
 }
@@ -585,11 +635,11 @@ class MessageReader {
          }},
         {"fixed_modifications",
          [this](const JsonValue& v, const std::string& p) {
-           named_fixed_ = modification_list(v, p, unimod_, true);
+           named_fixed_ = modification_list(v, p, unimod_, true, named_fixed_keys_);
          }},
         {"variable_modifications",
          [this](const JsonValue& v, const std::string& p) {
-           named_variable_ = modification_list(v, p, unimod_, false);
+           named_variable_ = modification_list(v, p, unimod_, false, named_variable_keys_);
          }},
         {"decoy_tag_position",
          [this](const JsonValue& v, const std::string& p) {
@@ -690,12 +740,12 @@ class MessageReader {
         {"enzyme", [this](const JsonValue& x, const std::string& p) { read_enzyme(x, p); }},
         {"static_mods",
          [this](const JsonValue& x, const std::string& p) {
-           sage_fixed_ = sage_modifications(x, p, true);
+           sage_fixed_ = sage_modifications(x, p, true, sage_fixed_keys_);
            sage_fixed_key_ = p;
          }},
         {"variable_mods",
          [this](const JsonValue& x, const std::string& p) {
-           sage_variable_ = sage_modifications(x, p, false);
+           sage_variable_ = sage_modifications(x, p, false, sage_variable_keys_);
          }},
         {"max_variable_mods",
          [&d](const JsonValue& x, const std::string& p) {
@@ -831,6 +881,13 @@ class MessageReader {
                           named_fixed_.empty()
                               ? (sage_fixed_key_.empty() ? "database.static_mods" : sage_fixed_key_)
                               : "fixed_modifications");
+    std::vector<std::string> fixed_keys = sage_fixed_keys_;
+    fixed_keys.insert(fixed_keys.end(), named_fixed_keys_.begin(), named_fixed_keys_.end());
+    std::vector<std::string> variable_keys = sage_variable_keys_;
+    variable_keys.insert(variable_keys.end(), named_variable_keys_.begin(),
+                         named_variable_keys_.end());
+    check_variable_same_as_fixed(d.fixed_modifications, fixed_keys, d.variable_modifications,
+                                 variable_keys);
 
     // Decoys.
     if (decoy_tag_) d.decoy_tag = *decoy_tag_;
@@ -961,6 +1018,9 @@ class MessageReader {
   std::optional<EnzymeRule> enzyme_rule_;
   std::string enzyme_key_;
   std::vector<Modification> sage_fixed_, sage_variable_, named_fixed_, named_variable_;
+  // The key path of each modification above, index for index.
+  std::vector<std::string> sage_fixed_keys_, sage_variable_keys_, named_fixed_keys_,
+      named_variable_keys_;
   std::string sage_fixed_key_;
   std::optional<std::string> decoy_tag_;
   std::optional<bool> decoy_suffix_;

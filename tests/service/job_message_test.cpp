@@ -327,6 +327,35 @@ TEST(JobMessage, BoundsInTheWrongOrderAreErrors) {
               StartsWith("precursor_tol.da: the window [1.0, 2.0] does not contain 0"));
 }
 
+// A new-user test: the same modification fixed and variable was accepted silently.
+TEST(JobMessage, VariableModificationSameAsFixedNamesBothKeys) {
+  EXPECT_EQ(error_of(job(R"j("fixed_modifications": ["Carbamidomethyl (C)"],
+                              "variable_modifications": ["Oxidation (M)", "Carbamidomethyl (C)"])j")),
+            "variable_modifications[1]: the same modification (Carbamidomethyl on C) as fixed "
+            "fixed_modifications[0]: a site cannot be both fixed and variable; remove one");
+  // Sage's mass maps, and a mass map against a name (57.021464 Da, Unimod record 4).
+  EXPECT_EQ(error_of(job_db(R"("static_mods": {"C": 57.021464}, "variable_mods": {"M": [15.9949],
+                                "C": [57.0215]})")),
+            "database.variable_mods.C[0]: the same modification (57.021464 Da on C) as fixed "
+            "database.static_mods.C: a site cannot be both fixed and variable; remove one");
+  EXPECT_EQ(error_of(job_db(R"("static_mods": {"C": 57.021464})",
+                            R"j("variable_modifications": ["Carbamidomethyl (CK)"])j")),
+            "variable_modifications[0]: the same modification (57.021464 Da on C) as fixed "
+            "database.static_mods.C: a site cannot be both fixed and variable; remove one");
+  EXPECT_EQ(
+      error_of(job(R"j("fixed_modifications": ["Acetyl (Protein N-term)"],
+                       "variable_modifications": ["Acetyl (Protein N-term M)"])j")),
+      "variable_modifications[0]: the same modification (Acetyl on protein_n_term M) as fixed "
+      "fixed_modifications[0]: a site cannot be both fixed and variable; remove one");
+  // Another site, position or mass is no conflict.
+  const ParsedJob parsed = parse_job_message(job(R"j("fixed_modifications": ["Carbamidomethyl (C)"],
+              "variable_modifications": ["Carbamidomethyl (K)", "Carbamidomethyl (N-term)",
+                                         "Propionamide (C)"])j"),
+                                             unimod());
+  ASSERT_EQ(parsed.spec.search.database.variable_modifications.size(), 3u);
+  EXPECT_EQ(parsed.spec.search.database.variable_modifications[2].unimod_accession, 24);
+}
+
 TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {
   EXPECT_THAT(error_of(job(R"j("variable_modifications": ["Oxidation (M)", "Oxidaton (M)"])j")),
               StartsWith("variable_modifications[1]: "));

@@ -5,6 +5,7 @@
 #include "io/mzml_ms1_filter.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -40,7 +41,8 @@ bool attribute(std::string_view tag, std::string_view name, std::string_view& va
   return false;
 }
 
-// '\n' bytes in `s` (std::count widens every byte to a 64-bit lane; this adds 16 at a time).
+// Line ends in `s` as expat counts them: LF, CR LF, lone CR (std::count widens every byte to a
+// 64-bit lane; this adds 16 at a time).
 uint64_t count_newlines(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const size_t n = s.size();
@@ -62,6 +64,10 @@ uint64_t count_newlines(std::string_view s) {
   }
 #endif
   for (; i < n; ++i) lines += p[i] == '\n';
+  // A lone CR ends a line too (XML 1.0 section 2.11; expat counts it): rare, so counted apart.
+  if (std::memchr(p, '\r', n) != nullptr) {
+    for (size_t k = 0; k < n; ++k) lines += p[k] == '\r' && (k + 1 == n || p[k + 1] != '\n');
+  }
   return lines;
 }
 
@@ -142,6 +148,20 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
     return hidden;
   };
   for (;;) {
+    if (state_ == State::kMarkup) {  // inside a comment, CDATA section or PI too long to hold
+      const size_t e = b.find(markup_closer_, pos);
+      if (e == std::string_view::npos) {
+        // Up to closer.size() - 1 final bytes may begin the closer: kept for the next piece.
+        const size_t keep = final ? 0 : std::min(b.size() - pos, markup_closer_.size() - 1);
+        emit(b.substr(pos, b.size() - keep - pos), sink);
+        return b.size() - keep;
+      }
+      emit(b.substr(pos, e + markup_closer_.size() - pos), sink);
+      pos = e + markup_closer_.size();
+      state_ = State::kPass;
+      hidden = find_hidden(pos);
+      continue;
+    }
     if (state_ == State::kPass) {
       if (absorb_space_) {  // whitespace after a skipped spectrum is skipped with it
         size_t q = pos;
@@ -172,13 +192,18 @@ size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
           pos = e + closer.size();
           continue;
         }
-        // Its end is still to come: hold it (a huge one passes, and is scanned as text).
+        // Its end is still to come: hold it; a huge one passes as it comes, and nothing in it
+        // is routed until its end (a "<spectrum" in its text is not a spectrum).
         if (!final && b.size() - h <= kMaxHoldBytes) {
           emit(b.substr(pos, h - pos), sink);
           return h;
         }
-        emit(b.substr(pos), sink);
-        return b.size();
+        const size_t opened = h + (comment ? 4 : cdata ? 9 : 2);
+        emit(b.substr(pos, opened - pos), sink);
+        pos = opened;
+        markup_closer_ = closer;
+        state_ = State::kMarkup;
+        continue;
       }
       if (p == std::string_view::npos) {
         // Up to kOpen.size() - 1 final bytes may begin "<spectrum": kept for the next piece.

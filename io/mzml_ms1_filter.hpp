@@ -60,7 +60,7 @@ class Ms1SpectrumFilter {
   uint64_t file_line(uint64_t passed_offset, uint64_t passed_line) const;
 
  private:
-  enum class State { kPass, kHold };
+  enum class State { kPass, kHold, kMarkup };
   struct Drop {
     uint64_t passed_offset;  // bytes passed before the dropped spectrum
     uint64_t bytes_before;   // bytes dropped up to and including this spectrum
@@ -81,9 +81,10 @@ class Ms1SpectrumFilter {
   State state_ = State::kPass;
   std::string buffer_;  // bytes not yet routed (a partial tag, a held spectrum, a piece)
   uint64_t passed_ = 0;
-  size_t scanned_ = 0;         // of the held spectrum, searched for its end tag already
-  size_t head_scanned_ = 0;    // of the held spectrum, searched for its head's end already
-  bool absorb_space_ = false;  // the last bytes routed were a skipped spectrum
+  size_t scanned_ = 0;              // of the held spectrum, searched for its end tag already
+  size_t head_scanned_ = 0;         // of the held spectrum, searched for its head's end already
+  bool absorb_space_ = false;       // the last bytes routed were a skipped spectrum
+  std::string_view markup_closer_;  // kMarkup: "-->", "]]>" or "?>" (string literals)
   std::vector<Drop> drops_;
 };
 

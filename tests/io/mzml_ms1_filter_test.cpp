@@ -169,6 +169,45 @@ TEST(Ms1SpectrumFilter, OffersOtherSpectraWholeAndMapsPositionsPastTakenRuns) {
   }
 }
 
+// A comment too long to hold (over 4 MiB) passes as it comes, and a spectrum in its text is
+// neither offered nor dropped (a new-user test saw one searched).
+TEST(Ms1SpectrumFilter, SpectraInsideAHugeCommentAreCommentText) {
+  const std::string head = "<mzML><run><spectrumList count=\"1\">\n";
+  const std::string tail = "</spectrumList></run></mzML>\n";
+  const std::string comment = "<!-- " + std::string(5u << 20, 'x') + spectrum("scan=8", kMs2) +
+                              spectrum("scan=9", kMs1) + " -->";
+  const std::string s2 = spectrum("scan=2", kMs2);
+  const std::string text = head + comment + s2 + tail;
+  for (size_t piece : {size_t{1000}, size_t{256u << 10}, text.size()}) {
+    SCOPED_TRACE(piece);
+    Ms1SpectrumFilter filter;
+    Taker sink;
+    for (size_t at = 0; at < text.size(); at += piece) {
+      filter.push(std::string_view(text).substr(at, piece), sink);
+    }
+    filter.finish(sink);
+    EXPECT_EQ(sink.offered, std::vector<std::string>{s2});
+    EXPECT_TRUE(sink.dropped_ids.empty());
+    EXPECT_EQ(sink.passed, head + comment + tail);
+  }
+}
+
+// Lines of skipped spectra are counted as expat counts them: a lone CR ends a line too.
+TEST(Ms1SpectrumFilter, CountsLoneCarriageReturnsAsLineEnds) {
+  const std::string head = "<mzML><run><spectrumList count=\"2\">\r";
+  std::string dropped = spectrum("scan=1", kMs1);  // 5 LFs
+  for (char& c : dropped) {
+    if (c == '\n') c = '\r';
+  }
+  const std::string text = head + dropped + spectrum("scan=2", kMs2);
+  Ms1SpectrumFilter filter;
+  Collect sink;
+  filter.push(text, sink);
+  filter.finish(sink);
+  ASSERT_EQ(sink.dropped_ids.size(), 1u);
+  EXPECT_EQ(filter.file_line(head.size() + 5, 2), 2u + 5);
+}
+
 TEST(Ms1SpectrumFilter, AFileEndingInsideAnMs1SpectrumPassesItForTheParserToReport) {
   const std::string text =
       "<mzML><run><spectrumList count=\"1\">\n" + spectrum("scan=1", kMs1).substr(0, 150);

@@ -182,6 +182,14 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   bool take(std::string_view element) override {
     if (!scan_plain_xml_element(element, scan_)) return false;
     if (depth_ + scan_.max_depth > kMaxElementDepth) return false;
+    // A spectrum inside it (self-closing, or the end tag would have cut it) is expat's to
+    // report, with its position.
+    for (size_t e = 1; e < scan_.events.size(); ++e) {
+      if (scan_.events[e].kind == XmlEvent::Kind::kStart &&
+          classify(scan_.events[e].text) == Element::kSpectrum) {
+        return false;
+      }
+    }
     try {
       for (const XmlEvent& event : scan_.events) {
         switch (event.kind) {
@@ -327,6 +335,10 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
         }
         break;
       case Element::kSpectrum: {
+        if (in_spectrum_) {  // would silently replace the spectrum being read
+          fatal("<spectrum> inside <spectrum " + builder_.native_id() + ">: not mzML");
+          return;
+        }
         builder_.begin(atts.value_or_empty("id"), parse_count(atts.find("defaultArrayLength")));
         in_spectrum_ = true;
         precursors_ = 0;

@@ -2,6 +2,7 @@
 // files (IONFLOW_EXAMPLES_DIR). Expected values were read from the files themselves (cvParam
 // values; peaks decoded independently with Python's base64/struct).
 #include "io/mzml_reader.hpp"
+#include "io/parse_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -497,6 +498,32 @@ TEST(MzmlReader, OwnTokenizerMatchesExpat) {
     EXPECT_EQ(own.stats.first_skipped_at, expat.stats.first_skipped_at);
     ASSERT_EQ(own.spectra.size(), expat.spectra.size());
     for (size_t i = 0; i < own.spectra.size(); ++i) expect_same(own.spectra[i], expat.spectra[i]);
+  }
+}
+
+// A spectrum inside a spectrum used to replace it silently (a new-user test lost a PSM that
+// way): the file fails at the inner start tag, on either reader path.
+TEST(MzmlReader, SpectrumInsideASpectrumFailsTheFile) {
+  const std::string excerpt = test_data("BSA1_excerpt.mzML");
+  const size_t second = excerpt.find("<spectrum ", excerpt.find("<spectrum ") + 1);
+  const size_t scan_list = excerpt.find("<scanList", second);
+  ASSERT_NE(scan_list, std::string::npos);
+  for (const std::string inner :
+       {"<spectrum id=\"inner\" index=\"9999\" defaultArrayLength=\"0\"/>",
+        "<spectrum id=\"inner\" index=\"9999\" defaultArrayLength=\"0\"></spectrum>"}) {
+    std::string data = excerpt;
+    data.insert(scan_list, inner);
+    for (bool own : {true, false}) {
+      SCOPED_TRACE(inner + (own ? " own" : " expat"));
+      try {
+        read_mzml(data, 65536, 0, "nested.mzML", own);
+        FAIL() << "no error";
+      } catch (const ParseError& e) {
+        EXPECT_NE(std::string(e.what()).find("<spectrum> inside <spectrum"), std::string::npos)
+            << e.what();
+        EXPECT_EQ(e.byte_offset(), scan_list + inner.find('>') + 1) << e.what();
+      }
+    }
   }
 }
 

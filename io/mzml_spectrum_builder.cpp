@@ -33,18 +33,26 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// `out` is written only when the whole text is the number ("357.5xyz" leaves it unchanged:
+// from_chars alone would store 357.5 and report only where it stopped).
 bool parse_double(std::string_view text, double& out) {
   text = trim(text);
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return false;
+  out = value;
+  return true;
 }
 
 bool parse_int(std::string_view text, int64_t& out) {
   text = trim(text);
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return false;
+  out = value;
+  return true;
 }
 
 // Seconds per unit of a UO time unit accession; 1 when missing or unknown.

@@ -79,5 +79,27 @@ TEST(MzmlSpectrumBuilder, MsLevelAndUnits) {
   EXPECT_TRUE(s.precursor_charges.empty());
 }
 
+// A number with trailing text is not a number: "357.5xyz" leaves the selected-ion m/z missing
+// (the isolation target is used), where from_chars alone had stored 357.5 (new-user test).
+TEST(MzmlSpectrumBuilder, NumbersWithTrailingTextAreMissing) {
+  MzmlSpectrumBuilder b;
+  RawSpectrum s;
+  b.begin("scan=6", 1);
+  b.spectrum_term(1000511, "2", "");
+  b.saw_precursor();
+  b.isolation_window_term(1000827, "445.12");
+  b.selected_ion_term(1000744, "357.5xyz");
+  b.selected_ion_term(1000041, "2x");
+  b.selected_ion_term(1000042, "1e3junk");
+  b.mz() = {100.0};
+  b.intensity() = {1.0f};
+  b.saw_mz_array();
+  b.saw_intensity_array();
+  ASSERT_EQ(b.finish(s), "");
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
+  EXPECT_TRUE(s.precursor_charges.empty());
+  EXPECT_DOUBLE_EQ(s.precursor_intensity, 0.0);
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -34,13 +34,19 @@ std::string spectrum(const std::string& id, const std::string& level_terms,
 const std::string kMs1 = "  <cvParam cvRef=\"MS\" accession=\"MS:1000511\" value=\"1\"/>\n";
 const std::string kMs2 = "  <cvParam cvRef=\"MS\" accession=\"MS:1000511\" value=\"2\"/>\n";
 
-Collect run(const std::string& text, size_t piece) {
-  Ms1SpectrumFilter filter;
-  Collect sink;
+// Pushes `text` in pieces of `piece` bytes, then finishes.
+void feed(Ms1SpectrumFilter& filter, Ms1SpectrumFilter::Sink& sink, const std::string& text,
+          size_t piece) {
   for (size_t at = 0; at < text.size(); at += piece) {
     filter.push(std::string_view(text).substr(at, piece), sink);
   }
   filter.finish(sink);
+}
+
+Collect run(const std::string& text, size_t piece) {
+  Ms1SpectrumFilter filter;
+  Collect sink;
+  feed(filter, sink, text, piece);
   return sink;
 }
 
@@ -152,10 +158,7 @@ TEST(Ms1SpectrumFilter, OffersOtherSpectraWholeAndMapsPositionsPastTakenRuns) {
     SCOPED_TRACE(piece);
     Ms1SpectrumFilter filter;
     Taker sink;
-    for (size_t at = 0; at < text.size(); at += piece) {
-      filter.push(std::string_view(text).substr(at, piece), sink);
-    }
-    filter.finish(sink);
+    feed(filter, sink, text, piece);
     EXPECT_EQ(sink.dropped_ids, std::vector<std::string>{"scan=1"});
     EXPECT_EQ(sink.offered, (std::vector<std::string>{s2, s3, s4}));
     EXPECT_EQ(sink.passed, head + s3 + "\n" + tail);
@@ -182,10 +185,7 @@ TEST(Ms1SpectrumFilter, SpectraInsideAHugeCommentAreCommentText) {
     SCOPED_TRACE(piece);
     Ms1SpectrumFilter filter;
     Taker sink;
-    for (size_t at = 0; at < text.size(); at += piece) {
-      filter.push(std::string_view(text).substr(at, piece), sink);
-    }
-    filter.finish(sink);
+    feed(filter, sink, text, piece);
     EXPECT_EQ(sink.offered, std::vector<std::string>{s2});
     EXPECT_TRUE(sink.dropped_ids.empty());
     EXPECT_EQ(sink.passed, head + comment + tail);

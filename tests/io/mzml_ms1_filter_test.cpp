@@ -199,11 +199,9 @@ TEST(Ms1SpectrumFilter, CountsLoneCarriageReturnsAsLineEnds) {
   for (char& c : dropped) {
     if (c == '\n') c = '\r';
   }
-  const std::string text = head + dropped + spectrum("scan=2", kMs2);
   Ms1SpectrumFilter filter;
   Collect sink;
-  filter.push(text, sink);
-  filter.finish(sink);
+  feed(filter, sink, head + dropped + spectrum("scan=2", kMs2), 7);
   ASSERT_EQ(sink.dropped_ids.size(), 1u);
   EXPECT_EQ(filter.file_line(head.size() + 5, 2), 2u + 5);
 }

@@ -1,7 +1,9 @@
-// Ms1SpectrumFilter (mzml_ms1_filter.hpp): a two-state scan over the bytes — passing until a
-// "<spectrum" start tag, then holding that element whole until its end tag decides whether it
-// is dropped. Bytes that could begin a start tag split between two pieces are kept for the
-// next piece; a held element is searched for its end from where the last search stopped.
+// Ms1SpectrumFilter (mzml_ms1_filter.hpp): a scan over the bytes in three states — passing
+// until a "<spectrum" start tag; holding that element whole until its end tag decides whether
+// it is dropped, taken by the sink or passed; and passing the inside of a comment, CDATA
+// section or PI too long to hold until its closer. Bytes that could begin a tag or closer split
+// between two pieces are kept for the next piece; a held element is searched for its head's
+// end and its own end from where the last search stopped.
 #include "io/mzml_ms1_filter.hpp"
 
 #include <algorithm>

@@ -62,9 +62,11 @@ class Ms1SpectrumFilter {
  private:
   enum class State { kPass, kHold, kMarkup };
   struct Drop {
-    uint64_t passed_offset;  // bytes passed before the dropped spectrum
-    uint64_t bytes_before;   // bytes dropped up to and including this spectrum
-    uint64_t lines_before;   // newlines dropped up to and including this spectrum
+    // One run of skipped bytes (dropped or taken spectra and the whitespace after them) with
+    // nothing passed inside it.
+    uint64_t passed_offset;  // bytes passed before the run
+    uint64_t bytes_before;   // bytes skipped up to and including this run
+    uint64_t lines_before;   // line ends skipped up to and including this run
   };
 
   // Handles buffer_ as far as it can; returns how many bytes were consumed.

@@ -13,7 +13,6 @@
 #include <expat.h>
 
 #include <charconv>
-#include <cstring>
 #include <exception>
 #include <unordered_map>
 #include <vector>

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "actors/chunk_size.hpp"
-#include "actors/job_psms.hpp"
-#include "actors/job_results.hpp"
 #include "actors/pipeline.hpp"
 #include "io/block_reader.hpp"
+#include "io/job_psms.hpp"
+#include "io/job_results.hpp"
 #include "io/peak_list_parser.hpp"
 #include "io/sha256.hpp"
 #include "io/sorted_runs.hpp"
@@ -491,7 +491,7 @@ caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, c
 // The job's one sequential write stream. Each PsmBatch is spilled at once (JobPsms: sorted runs in
 // a temp file), so the writer's memory does not grow with the number of queries. When every
 // chunk is in, the job's peptide index is released, the PSMs are finalized from their facts and
-// the result files are written from a merge of the spill (see actors/job_psms.hpp).
+// the result files are written from a merge of the spill (see io/job_psms.hpp).
 
 struct WriterState {
   static inline const char* name = "ionflow.writer";

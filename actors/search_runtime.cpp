@@ -20,8 +20,9 @@
 #include <optional>
 #include <thread>
 
-#include "actors/job_results.hpp"
 #include "actors/pipeline.hpp"
+#include "io/job_files.hpp"
+#include "io/job_results.hpp"
 #include "io/protein_database.hpp"
 #include "messages/registration.hpp"
 #include "scoring/fragment_index.hpp"
@@ -89,9 +90,7 @@ void validate(JobSpec& job) {
     throw JobError("cannot create output directory " + job.output_directory + ": " + ec.message());
   }
   // Probe now that files can be made there, rather than after the whole search.
-  const std::string probe = (std::filesystem::path(job.output_directory) /
-                             (".ionflow-probe-" + std::to_string(::getpid()) + "-" + job.id))
-                                .string();
+  const std::string probe = output_probe_file(job.output_directory, ::getpid(), job.id);
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
   if (fd < 0) {
     throw JobError("output directory " + job.output_directory +

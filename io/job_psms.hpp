@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/job_results.hpp"
+#include "io/job_results.hpp"
 #include "io/psm_spill.hpp"
 #include "io/result_writer.hpp"
 #include "messages/job.hpp"

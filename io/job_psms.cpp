@@ -1,4 +1,4 @@
-#include "actors/job_psms.hpp"
+#include "io/job_psms.hpp"
 
 #include <malloc.h>
 
@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "io/job_files.hpp"
 #include "scoring/search.hpp"
 
 namespace ionflow {
@@ -58,9 +59,7 @@ JobPsms::JobPsms(const std::string& temp_directory, uint64_t run_bytes)
 JobPsms::~JobPsms() = default;
 
 std::string JobPsms::spill_directory(const JobSpec& spec) {
-  if (!spec.temp_directory.empty()) return spec.temp_directory;
-  if (!spec.output_directory.empty()) return spec.output_directory;
-  return ".";
+  return ionflow::spill_directory(spec.temp_directory, spec.output_directory);
 }
 
 void JobPsms::add(uint64_t seq, const std::vector<Psm>& psms) {

@@ -59,7 +59,7 @@ class PendingFiles {
 
 // Writes every requested format of `psms` (finalize_psms order; each writer reads the source in
 // one or two passes) as .tmp files into `pending`. Throws std::runtime_error (unknown format,
-// I/O, or what the source throws). The job's writer passes JobPsms::source() (actors/job_psms.hpp).
+// I/O, or what the source throws). The job's writer passes JobPsms::source() (io/job_psms.hpp).
 void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFiles& pending);
 // The same for PSMs in a vector.
 void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms, PendingFiles& pending);

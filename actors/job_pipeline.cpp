@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/chunk_size.hpp"
+#include "scoring/chunk_plan.hpp"
 #include "actors/pipeline.hpp"
 #include "io/block_reader.hpp"
 #include "io/job_psms.hpp"

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
-#include <unordered_set>
 #include <utility>
 
 #include "io/job_files.hpp"
@@ -92,25 +91,6 @@ void JobPsms::finalize(const SearchParameters& params) {
 const PsmSource& JobPsms::source() const {
   if (!source_) throw std::logic_error("JobPsms::source before finalize");
   return *source_;
-}
-
-FdrCounts count_at_1pct(const PsmFacts& table) {
-  FdrCounts c;
-  std::unordered_set<uint32_t> peptides, proteins;
-  for (const PsmFact& p : table.facts) {
-    if (p.rank != 1 || p.decoy) continue;
-    if (p.spectrum_q <= 0.01) ++c.psms;
-    if (p.peptide_q <= 0.01) peptides.insert(p.proforma);
-    if (p.protein_q <= 0.01) {
-      for (uint32_t k = p.evidence_begin; k < p.evidence_end; ++k) {
-        const FactEvidence& e = table.evidence()[k];
-        if (!e.decoy) proteins.insert(e.protein);
-      }
-    }
-  }
-  c.peptides = peptides.size();
-  c.proteins = proteins.size();
-  return c;
 }
 
 }  // namespace ionflow

@@ -66,7 +66,4 @@ class JobPsms {
   std::unique_ptr<Source> source_;
 };
 
-// The counts of JobSummary at 1% FDR from finalized facts (== count_at_1pct of the Psms).
-FdrCounts count_at_1pct(const PsmFacts& facts);
-
 }  // namespace ionflow

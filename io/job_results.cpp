@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -70,24 +69,6 @@ void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& com
     std::error_code ec;
     fs::remove(path, ec);
   }
-}
-
-FdrCounts count_at_1pct(const std::vector<Psm>& psms) {
-  FdrCounts c;
-  std::set<std::string> peptides, proteins;
-  for (const Psm& p : psms) {
-    if (p.rank != 1 || p.decoy) continue;
-    if (p.spectrum_q <= 0.01) ++c.psms;
-    if (p.peptide_q <= 0.01) peptides.insert(p.proforma);
-    if (p.protein_q <= 0.01) {
-      for (const PeptideEvidence& e : p.evidence) {
-        if (!e.decoy) proteins.insert(e.protein_accession);
-      }
-    }
-  }
-  c.peptides = peptides.size();
-  c.proteins = proteins.size();
-  return c;
 }
 
 PendingFiles::~PendingFiles() {

@@ -132,146 +132,186 @@ size_t Ms1SpectrumFilter::element_end(std::string_view b, size_t& from) {
   return std::string_view::npos;
 }
 
-size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
-  const std::string_view b = buffer_;
+// The piece route() works on, where it is, and the next comment, CDATA section or PI start.
+// Comments, CDATA sections and processing instructions pass whole, so that a "<spectrum" in
+// their text never starts a held element. `hidden` is the first one at or after some earlier
+// pos, so still the next one while it is npos or >= pos (searched again only when passed).
+struct Ms1SpectrumFilter::Scan {
+  std::string_view b;
+  bool final = false;
   size_t pos = 0;
-  // Comments, CDATA sections and processing instructions pass whole, so that a "<spectrum" in
-  // their text never starts a held element. `hidden` is the first one at or after some earlier
-  // pos, so still the next one while it is npos or >= pos (searched again only when passed).
-  auto find_hidden = [&](size_t from) {  // "<!--", "<![CDATA[", "<?": one pass over the '<'s
+  size_t hidden = std::string_view::npos;
+
+  size_t find_hidden(size_t from) const {  // "<!--", "<![CDATA[", "<?": one pass over the '<'s
     for (size_t q = b.find('<', from); q != std::string_view::npos; q = b.find('<', q + 1)) {
       if (q + 1 < b.size() && (b[q + 1] == '!' || b[q + 1] == '?')) return q;
     }
     return std::string_view::npos;
-  };
-  size_t hidden = find_hidden(0);
-  auto next_hidden = [&] {
+  }
+  size_t next_hidden() {
     if (hidden != std::string_view::npos && hidden < pos) hidden = find_hidden(pos);
     return hidden;
-  };
-  for (;;) {
-    if (state_ == State::kMarkup) {  // inside a comment, CDATA section or PI too long to hold
-      const size_t e = b.find(markup_closer_, pos);
-      if (e == std::string_view::npos) {
-        // Up to closer.size() - 1 final bytes may begin the closer: kept for the next piece.
-        const size_t keep = final ? 0 : std::min(b.size() - pos, markup_closer_.size() - 1);
-        emit(b.substr(pos, b.size() - keep - pos), sink);
-        return b.size() - keep;
-      }
-      emit(b.substr(pos, e + markup_closer_.size() - pos), sink);
-      pos = e + markup_closer_.size();
-      state_ = State::kPass;
-      hidden = find_hidden(pos);
-      continue;
-    }
-    if (state_ == State::kPass) {
-      if (absorb_space_) {  // whitespace after a skipped spectrum is skipped with it
-        size_t q = pos;
-        while (q < b.size() && is_space(b[q])) ++q;
-        if (q > pos) skip(b.substr(pos, q - pos));
-        pos = q;
-        if (q == b.size() && !final) return q;
-        absorb_space_ = false;
-      }
-      const size_t p = b.find(kOpen, pos);
-      const size_t h = next_hidden();
-      if (h != std::string_view::npos && (p == std::string_view::npos || h < p)) {
-        if (h + 9 > b.size() && !final) {  // not yet known which it is
-          emit(b.substr(pos, h - pos), sink);
-          return h;
-        }
-        const bool comment = b.compare(h, 4, "<!--") == 0;
-        const bool cdata = !comment && b.compare(h, 9, "<![CDATA[") == 0;
-        if (!comment && !cdata && b[h + 1] == '!') {  // "<!DOCTYPE" and the like: markup
-          emit(b.substr(pos, h + 2 - pos), sink);
-          pos = h + 2;
-          continue;
-        }
-        const std::string_view closer = comment ? "-->" : cdata ? "]]>" : "?>";
-        const size_t e = b.find(closer, h + (comment ? 4 : cdata ? 9 : 2));
-        if (e != std::string_view::npos) {
-          emit(b.substr(pos, e + closer.size() - pos), sink);
-          pos = e + closer.size();
-          continue;
-        }
-        // Its end is still to come: hold it; a huge one passes as it comes, and nothing in it
-        // is routed until its end (a "<spectrum" in its text is not a spectrum).
-        if (!final && b.size() - h <= kMaxHoldBytes) {
-          emit(b.substr(pos, h - pos), sink);
-          return h;
-        }
-        const size_t opened = h + (comment ? 4 : cdata ? 9 : 2);
-        emit(b.substr(pos, opened - pos), sink);
-        pos = opened;
-        markup_closer_ = closer;
-        state_ = State::kMarkup;
-        continue;
-      }
-      if (p == std::string_view::npos) {
-        // Up to kOpen.size() - 1 final bytes may begin "<spectrum": kept for the next piece.
-        const size_t keep = final ? 0 : std::min(b.size() - pos, kOpen.size() - 1);
-        emit(b.substr(pos, b.size() - keep - pos), sink);
-        return b.size() - keep;
-      }
-      const size_t next = p + kOpen.size();
-      if (next >= b.size() && !final) {  // the character after "<spectrum" is still to come
-        emit(b.substr(pos, p - pos), sink);
-        return p;
-      }
-      if (next >= b.size() || !is_space(b[next])) {  // "<spectrumList", "<spectrumRef", ...
-        emit(b.substr(pos, next - pos), sink);
-        pos = next;
-        continue;
-      }
-      emit(b.substr(pos, p - pos), sink);
-      pos = p;
-      state_ = State::kHold;
-      scanned_ = 0;
-      head_scanned_ = 0;
-      continue;
-    }
-    // kHold: b[pos] starts "<spectrum ". Its head (up to <binaryDataArrayList>, or its end)
-    // decides most spectra; one that says MS1, or any when the sink takes whole spectra, is
-    // held whole until its end tag.
-    const std::string_view rest = b.substr(pos);
-    std::string_view id;
-    // Searched from where the last piece's search stopped (less a pattern's length, which may
-    // straddle pieces): a spectrum of megabytes held over many pieces is scanned once.
-    const size_t from = head_scanned_ >= kArrays.size() ? head_scanned_ - kArrays.size() : 0;
-    const size_t head_end = std::min(rest.find(kArrays, from), rest.find(kClose, from));
-    if (head_end == std::string_view::npos) head_scanned_ = rest.size();
-    const bool ms1 =
-        head_end != std::string_view::npos && head_says_ms1(rest.substr(0, head_end), id);
-    const bool whole = head_end != std::string_view::npos && (ms1 || sink.takes_spectra());
-    size_t end = std::string_view::npos;
-    if (whole) {
-      scanned_ = std::max(scanned_, head_end);
-      end = element_end(rest, scanned_);
-    }
-    const bool undecided =
-        head_end == std::string_view::npos || (whole && end == std::string_view::npos);
-    if (undecided && !final && rest.size() <= kMaxHoldBytes) return pos;
-    bool gone = false;
-    if (end != std::string_view::npos) {
-      const std::string_view element = rest.substr(0, end);
-      if (ms1 && plain(element)) {
-        sink.dropped(id);
-        gone = true;
-      } else if (!ms1 && sink.take(element)) {
-        gone = true;
-      }
-    }
-    if (!gone) {
-      emit(rest.substr(0, kOpen.size()), sink);  // the parser reads this spectrum
-      pos += kOpen.size();
-      state_ = State::kPass;
-      continue;
-    }
-    skip(rest.substr(0, end));
-    pos += end;
-    state_ = State::kPass;
-    absorb_space_ = true;
   }
+};
+
+size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
+  Scan scan{buffer_, final};
+  scan.hidden = scan.find_hidden(0);
+  for (;;) {
+    const bool go_on = state_ == State::kMarkup ? route_markup(scan, sink)
+                       : state_ == State::kPass ? route_pass(scan, sink)
+                                                : route_hold(scan, sink);
+    if (!go_on) return scan.pos;
+  }
+}
+
+// kMarkup: inside a comment, CDATA section or PI too long to hold.
+bool Ms1SpectrumFilter::route_markup(Scan& scan, Sink& sink) {
+  const std::string_view b = scan.b;
+  size_t& pos = scan.pos;
+  const size_t e = b.find(markup_closer_, pos);
+  if (e == std::string_view::npos) {
+    // Up to closer.size() - 1 final bytes may begin the closer: kept for the next piece.
+    const size_t keep = scan.final ? 0 : std::min(b.size() - pos, markup_closer_.size() - 1);
+    emit(b.substr(pos, b.size() - keep - pos), sink);
+    pos = b.size() - keep;
+    return false;
+  }
+  emit(b.substr(pos, e + markup_closer_.size() - pos), sink);
+  pos = e + markup_closer_.size();
+  state_ = State::kPass;
+  scan.hidden = scan.find_hidden(pos);
+  return true;
+}
+
+// kPass: passes bytes up to the next "<spectrum " start tag (then kHold) or comment, CDATA
+// section or PI (route_hidden).
+bool Ms1SpectrumFilter::route_pass(Scan& scan, Sink& sink) {
+  const std::string_view b = scan.b;
+  size_t& pos = scan.pos;
+  const bool final = scan.final;
+  if (absorb_space_) {  // whitespace after a skipped spectrum is skipped with it
+    size_t q = pos;
+    while (q < b.size() && is_space(b[q])) ++q;
+    if (q > pos) skip(b.substr(pos, q - pos));
+    pos = q;
+    if (q == b.size() && !final) return false;
+    absorb_space_ = false;
+  }
+  const size_t p = b.find(kOpen, pos);
+  const size_t h = scan.next_hidden();
+  if (h != std::string_view::npos && (p == std::string_view::npos || h < p)) {
+    return route_hidden(scan, h, sink);
+  }
+  if (p == std::string_view::npos) {
+    // Up to kOpen.size() - 1 final bytes may begin "<spectrum": kept for the next piece.
+    const size_t keep = final ? 0 : std::min(b.size() - pos, kOpen.size() - 1);
+    emit(b.substr(pos, b.size() - keep - pos), sink);
+    pos = b.size() - keep;
+    return false;
+  }
+  const size_t next = p + kOpen.size();
+  if (next >= b.size() && !final) {  // the character after "<spectrum" is still to come
+    emit(b.substr(pos, p - pos), sink);
+    pos = p;
+    return false;
+  }
+  if (next >= b.size() || !is_space(b[next])) {  // "<spectrumList", "<spectrumRef", ...
+    emit(b.substr(pos, next - pos), sink);
+    pos = next;
+    return true;
+  }
+  emit(b.substr(pos, p - pos), sink);
+  pos = p;
+  state_ = State::kHold;
+  scanned_ = 0;
+  head_scanned_ = 0;
+  return true;
+}
+
+// kPass at b[h], the start of a comment, CDATA section, PI or other markup ("<!DOCTYPE").
+bool Ms1SpectrumFilter::route_hidden(Scan& scan, size_t h, Sink& sink) {
+  const std::string_view b = scan.b;
+  size_t& pos = scan.pos;
+  const bool final = scan.final;
+  if (h + 9 > b.size() && !final) {  // not yet known which it is
+    emit(b.substr(pos, h - pos), sink);
+    pos = h;
+    return false;
+  }
+  const bool comment = b.compare(h, 4, "<!--") == 0;
+  const bool cdata = !comment && b.compare(h, 9, "<![CDATA[") == 0;
+  if (!comment && !cdata && b[h + 1] == '!') {  // "<!DOCTYPE" and the like: markup
+    emit(b.substr(pos, h + 2 - pos), sink);
+    pos = h + 2;
+    return true;
+  }
+  const std::string_view closer = comment ? "-->" : cdata ? "]]>" : "?>";
+  const size_t e = b.find(closer, h + (comment ? 4 : cdata ? 9 : 2));
+  if (e != std::string_view::npos) {
+    emit(b.substr(pos, e + closer.size() - pos), sink);
+    pos = e + closer.size();
+    return true;
+  }
+  // Its end is still to come: hold it; a huge one passes as it comes, and nothing in it
+  // is routed until its end (a "<spectrum" in its text is not a spectrum).
+  if (!final && b.size() - h <= kMaxHoldBytes) {
+    emit(b.substr(pos, h - pos), sink);
+    pos = h;
+    return false;
+  }
+  const size_t opened = h + (comment ? 4 : cdata ? 9 : 2);
+  emit(b.substr(pos, opened - pos), sink);
+  pos = opened;
+  markup_closer_ = closer;
+  state_ = State::kMarkup;
+  return true;
+}
+
+// kHold: b[pos] starts "<spectrum ". Its head (up to <binaryDataArrayList>, or its end)
+// decides most spectra; one that says MS1, or any when the sink takes whole spectra, is
+// held whole until its end tag.
+bool Ms1SpectrumFilter::route_hold(Scan& scan, Sink& sink) {
+  size_t& pos = scan.pos;
+  const std::string_view rest = scan.b.substr(pos);
+  std::string_view id;
+  // Searched from where the last piece's search stopped (less a pattern's length, which may
+  // straddle pieces): a spectrum of megabytes held over many pieces is scanned once.
+  const size_t from = head_scanned_ >= kArrays.size() ? head_scanned_ - kArrays.size() : 0;
+  const size_t head_end = std::min(rest.find(kArrays, from), rest.find(kClose, from));
+  if (head_end == std::string_view::npos) head_scanned_ = rest.size();
+  const bool ms1 =
+      head_end != std::string_view::npos && head_says_ms1(rest.substr(0, head_end), id);
+  const bool whole = head_end != std::string_view::npos && (ms1 || sink.takes_spectra());
+  size_t end = std::string_view::npos;
+  if (whole) {
+    scanned_ = std::max(scanned_, head_end);
+    end = element_end(rest, scanned_);
+  }
+  const bool undecided =
+      head_end == std::string_view::npos || (whole && end == std::string_view::npos);
+  if (undecided && !scan.final && rest.size() <= kMaxHoldBytes) return false;
+  bool gone = false;
+  if (end != std::string_view::npos) {
+    const std::string_view element = rest.substr(0, end);
+    if (ms1 && plain(element)) {
+      sink.dropped(id);
+      gone = true;
+    } else if (!ms1 && sink.take(element)) {
+      gone = true;
+    }
+  }
+  if (!gone) {
+    emit(rest.substr(0, kOpen.size()), sink);  // the parser reads this spectrum
+    pos += kOpen.size();
+    state_ = State::kPass;
+    return true;
+  }
+  skip(rest.substr(0, end));
+  pos += end;
+  state_ = State::kPass;
+  absorb_space_ = true;
+  return true;
 }
 
 void Ms1SpectrumFilter::skip(std::string_view bytes) {

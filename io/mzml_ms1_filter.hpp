@@ -71,6 +71,13 @@ class Ms1SpectrumFilter {
 
   // Handles buffer_ as far as it can; returns how many bytes were consumed.
   size_t route(bool final, Sink& sink);
+  // The steps of route(), one per state (and the comment/CDATA/PI branch of kPass): each
+  // advances scan.pos and returns true to go on, or false with scan.pos set to route()'s result.
+  struct Scan;
+  bool route_markup(Scan& scan, Sink& sink);
+  bool route_pass(Scan& scan, Sink& sink);
+  bool route_hidden(Scan& scan, size_t h, Sink& sink);
+  bool route_hold(Scan& scan, Sink& sink);
   void emit(std::string_view bytes, Sink& sink);
   // Counts `bytes` (a dropped or taken spectrum, or whitespace after one) as skipped.
   void skip(std::string_view bytes);

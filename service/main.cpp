@@ -208,6 +208,9 @@ int main(int argc, char** argv) {
   sv->add_option("--max-queued-jobs", serve.max_queued_jobs,
                  "Submissions beyond this many queued jobs are refused with 429")
       ->capture_default_str();
+  sv->add_option("--max-connections-per-client", serve.max_connections_per_client,
+                 "Open HTTP connections per client IP address; more are answered 503 at once")
+      ->capture_default_str();
 
   ionflow::ClientOptions client;
   auto add_server = [&client](CLI::App* sub) {

@@ -65,6 +65,11 @@ int run_serve_command(const ServeOptions& options) {
                options.scorers, options.licensed_cores);
     return 2;
   }
+  if (options.max_connections_per_client < 1) {
+    fmt::print(stderr, "ionflow serve: --max-connections-per-client must be >= 1, got {}\n",
+               options.max_connections_per_client);
+    return 2;
+  }
   if (!(options.grace_seconds >= 0)) {
     fmt::print(stderr, "ionflow serve: --grace-seconds must be >= 0, got {}\n",
                options.grace_seconds);
@@ -150,6 +155,7 @@ int run_serve_command(const ServeOptions& options) {
     api_options.max_body_bytes = options.max_body_bytes;
     api_options.api_token = options.api_token;
     api_options.max_queued_jobs = options.max_queued_jobs;
+    api_options.http_limits.max_connections_per_address = options.max_connections_per_client;
     api_options.scorer_control = control.get();
     HttpApi api(store, scheduler, runtime, unimod, metrics, api_options);
     int bound = api.bind(host, port);

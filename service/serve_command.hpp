@@ -27,6 +27,7 @@ struct ServeOptions {
   std::string api_token;                    // "" = no authentication
   int64_t max_queued_jobs = 1000;           // submissions beyond this many queued get 429
   size_t max_body_bytes = 1 << 20;          // larger request bodies get 413
+  int max_connections_per_client = 64;      // open HTTP connections per client IP; more get 503
   double grace_seconds = 10;  // on SIGTERM: running jobs may finish this long, then are requeued
 };
 

@@ -96,9 +96,9 @@ void load(DatabaseActor* self) {
   auto& st = self->state;
   const JobSpec& job = st.ctx->spec;
   BusyTimer timer;
-  LoadedDatabase loaded =
-      load_database(job.fasta_path, job.search, selects_peptides(job.search, job.whole_index),
-                    job.index_cache_directory, st.build_threads, &st.ctx->aborted);
+  LoadedDatabase loaded = load_database(
+      job.fasta_path, job.search, selects_peptides(job.search, job.whole_index),
+      job.index_cache_directory, st.build_threads, &st.ctx->aborted, job.max_memory_bytes);
   st.fasta_sha256 = loaded.fasta_sha256;
   st.cache_status = loaded.cache_status;
   st.stats.bytes += loaded.bytes_read;

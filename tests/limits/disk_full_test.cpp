@@ -68,9 +68,14 @@ const std::string kBsaFasta =
     e2e::kExamplesDir +
     "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta";
 
-TEST(DiskFull, SearchOutputOnAFullFilesystemFailsNamingThePathAndEnospc) {
+// The binary and the BSA1 run exist (else a fatal failure).
+void require_inputs() {
   ASSERT_NO_FATAL_FAILURE(e2e::require_file(e2e::kIonflow));
   ASSERT_NO_FATAL_FAILURE(e2e::require_file(kBsa1));
+}
+
+TEST(DiskFull, SearchOutputOnAFullFilesystemFailsNamingThePathAndEnospc) {
+  ASSERT_NO_FATAL_FAILURE(require_inputs());
   e2e::TempDir dir;
   const std::string out = dir / "out";
   SmallTmpfs fs(out, 64 * 1024);
@@ -85,8 +90,7 @@ TEST(DiskFull, SearchOutputOnAFullFilesystemFailsNamingThePathAndEnospc) {
 }
 
 TEST(DiskFull, SearchSpillOnAFullFilesystemFailsNamingThePathAndEnospc) {
-  ASSERT_NO_FATAL_FAILURE(e2e::require_file(e2e::kIonflow));
-  ASSERT_NO_FATAL_FAILURE(e2e::require_file(kBsa1));
+  ASSERT_NO_FATAL_FAILURE(require_inputs());
   e2e::TempDir dir;
   const std::string spill = dir / "spill";
   SmallTmpfs fs(spill, 64 * 1024);

@@ -13,6 +13,8 @@
 
 #include "../e2e/e2e_support.hpp"
 #include "../service/serve_support.hpp"
+#include "io/block_reader.hpp"
+#include "io/file_image.hpp"
 
 namespace ionflow {
 namespace {
@@ -82,8 +84,8 @@ TEST(OddInputs, SearchFailsEarlyOnFiftyGigabyteSparseFiles) {
   auto start = Clock::now();
   auto run = search(dir, mzml, kFasta);
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  // Zeros hold no line break: the MGF reader gives up after one 16 MiB line.
-  EXPECT_TRUE(contains(run.err, mzml + ": line 1 (byte 0): line longer than 16777216 bytes"))
+  EXPECT_TRUE(contains(run.err, mzml + ": the first 4096 bytes are all zero: not mzML or MGF (a "
+                                       "sparse, preallocated or damaged file?)"))
       << run.err;
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(30)) << "read far into 50 GB of zeros";
   expect_no_results(dir);
@@ -120,6 +122,39 @@ TEST(OddInputs, SearchAsAnotherUserNamesAnUnreadableFile) {
   }
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_TRUE(contains(run.err, "mzml_paths[0]: cannot open for reading: " + locked)) << run.err;
+}
+
+// What the job check cannot see: a path that turns into a FIFO or a directory after it, read by
+// the reader (BlockReader) or the database stage (FileImage). Neither waits for a writer.
+TEST(OddInputs, TheReadersRefuseAFifoAndADirectoryWithoutBlocking) {
+  e2e::TempDir dir;
+  const std::string fifo = dir / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const std::string fifo_error =
+      fifo +
+      ": is a FIFO (named pipe), not a regular file: ionflow reads files it can size and "
+      "re-read";
+  FileBlock block;
+  try {
+    BlockReader reader({fifo}, 4096);
+    reader.next(block);
+    ADD_FAILURE() << "BlockReader read a FIFO";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), fifo_error);
+  }
+  try {
+    FileImage::read(fifo);
+    ADD_FAILURE() << "FileImage read a FIFO";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), fifo_error);
+  }
+  try {
+    BlockReader reader({dir.path()}, 4096);
+    reader.next(block);
+    ADD_FAILURE() << "BlockReader read a directory";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), dir.path() + ": is a directory, not a file");
+  }
 }
 
 class OddInputsServe : public ::testing::Test {
@@ -176,7 +211,8 @@ TEST_F(OddInputsServe, DirectoryFifoAndSparseFilesAreRefusedOrFailNamingThem) {
   EXPECT_EQ(
       st::wait_for_state(*client_, id, {"done", "failed", "cancelled"}, std::chrono::seconds(60)),
       "failed");
-  EXPECT_TRUE(contains(job_error(id), sparse_mzml + ": line 1 (byte 0): line longer than"))
+  EXPECT_TRUE(contains(job_error(id), sparse_mzml + ": the first 4096 bytes are all zero: not "
+                                                    "mzML or MGF"))
       << job_error(id);
 
   const std::string sparse_fasta = sparse_file(inputs_, "sparse.fasta");

@@ -51,10 +51,16 @@ TEST(IndexMemory, FormEstimateBoundsTheBuiltIndexWithinOneAndAHalf) {
   EXPECT_LE(static_cast<double>(e.peptide_forms), 1.5 * static_cast<double>(index->size()));
 }
 
-TEST(IndexMemory, BytesFollowTheDocumentedConstants) {
+// One protein of three tryptic peptides: PEPTIDEK, SAMPLER, GLYCINEK (23 residues).
+Protein three_peptide_protein() {
   Protein p;
   p.accession = "P";
   p.sequence = "PEPTIDEKSAMPLERGLYCINEK";
+  return p;
+}
+
+TEST(IndexMemory, BytesFollowTheDocumentedConstants) {
+  const Protein p = three_peptide_protein();
   SearchParameters params;
   params.database.decoy_generation = DecoyGeneration::kNone;
   params.database.clip_n_terminal_methionine = false;
@@ -95,16 +101,8 @@ TEST(IndexMemory, ErrorNamesTheEstimateTheBudgetAndTheSettings) {
   EXPECT_EQ(max_peptide_forms_within(e, 1 << 20), 1u);
 }
 
-}  // namespace
-}  // namespace ionflow
-
-namespace ionflow {
-namespace {
-
 TEST(IndexMemory, CheckRefusesAboveTheBudgetAndCapsTheFormsBelowIt) {
-  Protein p;
-  p.accession = "P";
-  p.sequence = "PEPTIDEKSAMPLERGLYCINEK";
+  const Protein p = three_peptide_protein();
   SearchParameters params;
   params.database.decoy_generation = DecoyGeneration::kNone;
   const IndexMemoryEstimate e = estimate_index_memory({p}, params, true);

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -100,10 +101,10 @@ TEST(Soak, ServeStaysFlatUnderSubmissionsCancelsAndResizesAndAccountsForEveryJob
       ASSERT_EQ(res->status, 200) << res->body;
       next_resize += std::chrono::seconds(3);
     }
-    while (!unfinished.empty()) {
-      const std::string state = job_state(*client, jobs[unfinished.front()].id);
-      if (state != "done" && state != "failed" && state != "cancelled") break;
-      unfinished.pop_front();
+    for (auto it = unfinished.begin(); it != unfinished.end();) {
+      const std::string state = job_state(*client, jobs[*it].id);
+      const bool ended = state == "done" || state == "failed" || state == "cancelled";
+      it = ended ? unfinished.erase(it) : it + 1;
     }
     if (unfinished.size() >= 4) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -127,6 +128,13 @@ TEST(Soak, ServeStaysFlatUnderSubmissionsCancelsAndResizesAndAccountsForEveryJob
   for (const auto& s : jobs) {
     const std::string state = wait_for_end(*client, s.id);
     ++ended[state];
+    if (state != "done" && state != "cancelled") {
+      // The server's log lines of the job that did not end, to see where it stopped.
+      std::istringstream log(server.log());
+      for (std::string line; std::getline(log, line);) {
+        if (line.find(s.id) != std::string::npos) std::cout << "server log: " << line << "\n";
+      }
+    }
     if (s.cancel_status == 0) {
       EXPECT_EQ(state, "done") << s.id;
     } else if (s.cancel_status == 200) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "scoring/fdr.hpp"
+#include "scoring/precursor_calibration.hpp"
 #include "scoring/psm_facts.hpp"
 #include "scoring/rescoring.hpp"
 #include "scoring/search.hpp"
@@ -93,6 +94,7 @@ void finalize_psm_facts(PsmFacts& facts, const SearchParameters& params) {
   // worse E-value but, say, a smaller precursor error take rank 1, so asking for more PSMs per
   // spectrum changed the rank-1 answers (an E. coli search at +-500 Da: 76 PSMs at 1% FDR with
   // report_psms 1, 17 with 2 or more; found by a new-user test).
+  calibrate_precursor_errors(facts.facts);
   rescore_psms(facts.facts);
   assign_spectrum_q_values(facts.facts);
   assign_peptide_q_values(facts.facts);

@@ -30,6 +30,7 @@ class SearchSettings:
     min_mass_da: float = 500.0   # neutral monoisotopic (ionflow default)
     max_mass_da: float = 5000.0
     threads: int = 2
+    deisotope: bool = False      # ionflow only: drop fragment isotope peaks (high-res fragments)
 
 
 def _fill(template_name, values):
@@ -109,6 +110,7 @@ def ionflow_job(s: SearchSettings):
         'clip_n_terminal_methionine': True,
         'licensed_cores': s.threads,
         'report_psms': 1,
+        'deisotope': s.deisotope,
         'output_formats': ['tsv'],
     }
 

@@ -187,11 +187,12 @@ def settings_for(run, db, threads):
     return tools.SearchSettings(fasta=db.path, decoy_tag=db.tag, decoy_suffix=db.suffix,
                                 isotope_error=run['iso'], precursor_ppm=run['ppm'],
                                 fragment_da=run['frag'], missed_cleavages=run['mc'],
-                                threads=threads)
+                                threads=threads, deisotope=run['frag'] < 0.1)
 
 
 def fingerprint(paths, settings):
-    h = hashlib.sha1(json.dumps(settings.__dict__, sort_keys=True).encode())
+    fields = {k: v for k, v in settings.__dict__.items() if k != 'deisotope'}  # ionflow only
+    h = hashlib.sha1(json.dumps(fields, sort_keys=True).encode())
     for p in paths:
         st = os.stat(p)
         h.update(f'{p}:{st.st_size}:{st.st_mtime_ns}'.encode())

@@ -122,3 +122,14 @@ def prepare_ionflow(run_dir, spectra, s: SearchSettings, ionflow):
     out = os.path.join(run_dir, 'out')
     return [ionflow, 'search', job, spectra, '-f', s.fasta, '-o', out], \
         os.path.join(out, 'results.tsv')
+
+
+def prepare(tool, run_dir, spectra, s: SearchSettings, binaries):
+    """prepare_comet / prepare_tandem / prepare_ionflow by name; `binaries` maps each tool name
+    to its executable (argparse results with .comet, .tandem, .ionflow work too)."""
+    binary = getattr(binaries, tool)
+    if tool == 'comet':
+        return prepare_comet(run_dir, spectra, s, binary)
+    if tool == 'tandem':
+        return prepare_tandem(run_dir, spectra, s, binary)
+    return prepare_ionflow(run_dir, spectra, s, binary)

@@ -202,12 +202,7 @@ def fingerprint(paths, settings):
 def run_engine(args, engine, run_dir, spectra, settings):
     """Runs one search (or reuses a peer's unchanged result); returns the result path or None."""
     os.makedirs(run_dir, exist_ok=True)
-    if engine == 'comet':
-        argv, result = tools.prepare_comet(run_dir, spectra, settings, args.comet)
-    elif engine == 'tandem':
-        argv, result = tools.prepare_tandem(run_dir, spectra, settings, args.tandem)
-    else:
-        argv, result = tools.prepare_ionflow(run_dir, spectra, settings, args.ionflow)
+    argv, result = tools.prepare(engine, run_dir, spectra, settings, args)
     stamp = os.path.join(run_dir, 'fingerprint.txt')
     fp = fingerprint([spectra, settings.fasta], settings)
     if engine != 'ionflow' and not args.fresh and os.path.exists(result) and \

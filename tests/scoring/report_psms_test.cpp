@@ -94,18 +94,7 @@ TEST(ReportPsms, Bsa1RankOneRowsAreTheSameForOneAndFivePsmsPerSpectrum) {
   auto rank1 = [&](int report) {
     SearchParameters p = params;
     p.report_psms = report;
-    SpectrumScorer scorer(index, p);
-    std::vector<Psm> psms;
-    for (const RawSpectrum& s : spectra) {
-      for (const Query& q : prepare_spectrum(s, p).queries) {
-        for (Psm& m : scorer.score(q)) psms.push_back(std::move(m));
-      }
-    }
-    std::map<uint64_t, Psm> out;
-    for (Psm& m : finalize_psms(std::move(psms), p)) {
-      if (m.rank == 1) out.emplace(m.spectrum_index, std::move(m));
-    }
-    return out;
+    return scoring_test::search_rank1(index, p, spectra);
   };
   const std::map<uint64_t, Psm> one = rank1(1);
   const std::map<uint64_t, Psm> five = rank1(5);

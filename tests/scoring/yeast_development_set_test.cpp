@@ -67,18 +67,7 @@ std::map<uint64_t, Psm> search(const std::vector<RawSpectrum>& spectra) {
   limits.threads = 2;
   auto index = build_peptide_index(
       parse_fasta(scoring_test::read_file(fasta), fasta, {"rev_", false}), params, nullptr, limits);
-  SpectrumScorer scorer(index, params);
-  std::vector<Psm> psms;
-  for (const RawSpectrum& s : spectra) {
-    for (const Query& q : prepare_spectrum(s, params).queries) {
-      for (Psm& m : scorer.score(q)) psms.push_back(std::move(m));
-    }
-  }
-  std::map<uint64_t, Psm> out;
-  for (Psm& m : finalize_psms(std::move(psms), params)) {
-    if (m.rank == 1) out.emplace(m.spectrum_index, std::move(m));
-  }
-  return out;
+  return scoring_test::search_rank1(index, params, spectra);
 }
 
 TEST(YeastDevelopmentSet, MzmlAndMgfDifferOnlyInThePepmassRounding) {

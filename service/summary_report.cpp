@@ -157,6 +157,11 @@ JsonValue job_summary_json(const JobSummary& s) {
     x.set("bytes", st.bytes);
     x.set("first_active_seconds", st.first_active_seconds);
     x.set("last_active_seconds", st.last_active_seconds);
+    JsonValue intervals = JsonValue::array();
+    for (const ActiveInterval& i : st.busy_intervals) {
+      intervals.push_back(JsonValue(JsonValue::Array{i.start_seconds, i.end_seconds}));
+    }
+    x.set("busy_intervals", std::move(intervals));
     stages.set(name, std::move(x));
   }
   o.set("stages", std::move(stages));

@@ -200,7 +200,12 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
       << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
       << ", \"bytes\": " << st.bytes
       << ", \"first_active_seconds\": " << num(st.first_active_seconds)
-      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << "}";
+      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << ", \"busy_intervals\": [";
+    for (size_t i = 0; i < st.busy_intervals.size(); ++i) {
+      j << (i ? ", [" : "[") << num(st.busy_intervals[i].start_seconds) << ", "
+        << num(st.busy_intervals[i].end_seconds) << "]";
+    }
+    j << "]}";
     first = false;
   }
   j << "\n    }\n  },\n";

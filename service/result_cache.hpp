@@ -3,7 +3,8 @@
 // An entry is keyed by path and checked against the file's size and modification time at every
 // get(), so a file rewritten in place is read again. Least recently used entries are dropped
 // beyond `capacity`.
-// Thread-safety: get() may be called from any thread; tables are shared immutable.
+// Thread-safety: get() may be called from any thread (reads of new files are serialised, so
+// concurrent first requests read a file once); tables are shared immutable.
 // Errors: get() throws what ResultsTable::read throws.
 #pragma once
 
@@ -29,8 +30,12 @@ class ResultCache {
     int64_t mtime = 0;
     std::shared_ptr<const ResultsTable> table;
   };
+  // The entry for `path` if it is cached with this size and modification time, else nullptr.
+  std::shared_ptr<const ResultsTable> find(const std::string& path, uint64_t bytes, int64_t mtime);
+
   size_t capacity_;
-  std::mutex mutex_;
+  std::mutex mutex_;          // guards entries_
+  std::mutex load_mutex_;     // one ResultsTable::read at a time
   std::list<Entry> entries_;  // most recently used first
 };
 

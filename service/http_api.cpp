@@ -262,19 +262,7 @@ struct HttpApi::Impl {
     std::string type = path.ends_with(".zst")    ? "application/zstd"
                        : path.ends_with(".json") ? kJson
                                                  : "text/tab-separated-values";
-    res.set_header(
-        "Content-Disposition",
-        "attachment; filename=\"" + std::filesystem::path(path).filename().string() + "\"");
-    res.set_content_provider(static_cast<size_t>(size), type,
-                             [path](size_t offset, size_t length, httplib::DataSink& sink) {
-                               std::ifstream in(path, std::ios::binary);
-                               in.seekg(static_cast<std::streamoff>(offset));
-                               std::string buffer(std::min<size_t>(length, 1 << 20), '\0');
-                               in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-                               auto n = static_cast<size_t>(in.gcount());
-                               if (n == 0) return false;
-                               return sink.write(buffer.data(), n);
-                             });
+    send_file(res, path, size, type, std::filesystem::path(path).filename().string());
   }
 
   void submit(const httplib::Request& req, httplib::Response& res) {

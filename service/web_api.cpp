@@ -173,16 +173,7 @@ struct WebApi::Impl {
                              : name.ends_with(".tsv") || name.ends_with(".pin")
                                  ? "text/tab-separated-values"
                                  : "application/xml";
-    res.set_header("Content-Disposition", "attachment; filename=\"" + name + "\"");
-    res.set_content_provider(static_cast<size_t>(size), type,
-                             [path](size_t offset, size_t length, httplib::DataSink& sink) {
-                               std::ifstream in(path, std::ios::binary);
-                               in.seekg(static_cast<std::streamoff>(offset));
-                               std::string buffer(std::min<size_t>(length, 1 << 20), '\0');
-                               in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-                               const auto n = static_cast<size_t>(in.gcount());
-                               return n > 0 && sink.write(buffer.data(), n);
-                             });
+    send_file(res, path, size, type, name);
   }
 
   void upload(const httplib::Request& req, httplib::Response& res) {

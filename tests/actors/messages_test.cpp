@@ -158,7 +158,7 @@ TEST_F(MessagesTest, JobSpecAndSummaryRoundTrip) {
   s.spectra_skipped = {{"MS level 1", 0}, {"too few peaks", 3}};
   s.spectra_skipped_first = {{"too few peaks", "/data/BSA1.mzML: spectrum scan=12"}};
   s.index_cache = "hit /cache/x.ionflow-index";
-  s.stages["scorer"] = {1.5, 139, 0, 0.25, 2.0};
+  s.stages["scorer"] = {1.5, 139, 0, 0.25, 2.0, {}};
   s.input_sha256["/data/BSA1.mzML"] = "ab12";
   s.output_files = {"results.tsv"};
   JobSummary sb = round_trip(s);
@@ -182,7 +182,7 @@ TEST_F(MessagesTest, BlockAndReportRoundTrip) {
   StageReport r;
   r.job = 9;
   r.from = "reader";
-  r.stages["parser"] = {0.5, 139, 1184746};
+  r.stages["parser"] = {0.5, 139, 1184746, -1.0, -1.0, {}};
   r.spectra_skipped["not MS2"] = 2;
   r.input_sha256["x.mzML"] = "e3b0";
   StageReport rb = round_trip(r);
@@ -217,8 +217,8 @@ TEST(StageActivity, NoteMergeAndOverlap) {
   EXPECT_DOUBLE_EQ(overlap_seconds(scorer, reader), 0.25);
 
   StageReport into, from;
-  into.stages["parser"] = {1.0, 10, 0, 2.0, 4.0};
-  from.stages["parser"] = {0.5, 5, 0, 1.0, 3.0};
+  into.stages["parser"] = {1.0, 10, 0, 2.0, 4.0, {}};
+  from.stages["parser"] = {0.5, 5, 0, 1.0, 3.0, {}};
   merge_stage_report(into, from);
   EXPECT_EQ(into.stages["parser"].busy_seconds, 1.5);
   EXPECT_EQ(into.stages["parser"].first_active_seconds, 1.0);

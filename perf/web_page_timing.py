@@ -49,20 +49,25 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ionflow", required=True)
     ap.add_argument("--data-root", required=True)
-    ap.add_argument("--job", required=True)
+    ap.add_argument("--job", default="", help="the job message to run (unless --job-id)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--data-dir", help="serve this data directory (kept) instead of a new one")
+    ap.add_argument("--job-id", help="time this done job of --data-dir instead of running --job")
     args = ap.parse_args()
     reason = ws.browser_missing()
     if reason:
         print("SKIP: " + reason)
         return ws.SKIP
     from selenium.webdriver.common.by import By
-    job = open(args.job).read()
-    with ws.Server(args.ionflow, [os.path.abspath(args.data_root)]) as server:
+    job = open(args.job).read() if args.job else ""
+    with ws.Server(args.ionflow, [os.path.abspath(args.data_root)], data_dir=args.data_dir) as server:
         t0 = time.time()
-        status, answer = server.request("/v1/jobs", "POST", job.encode())
-        assert status == 201, answer
-        job_id = answer["id"]
+        if args.job_id:
+            job_id = args.job_id
+        else:
+            status, answer = server.request("/v1/jobs", "POST", job.encode())
+            assert status == 201, answer
+            job_id = answer["id"]
         while True:
             j = server.get("/v1/jobs/" + job_id)
             if j["state"] in ("done", "failed", "cancelled"):

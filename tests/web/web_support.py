@@ -30,12 +30,14 @@ def free_port():
 class Server:
     """`ionflow serve` on 127.0.0.1:<free port>; stop() (or the context's end) kills it."""
 
-    def __init__(self, ionflow, data_roots, token="", extra=()):
-        self.dir = tempfile.mkdtemp(prefix="ionflow_web_")
+    def __init__(self, ionflow, data_roots, token="", extra=(), data_dir=None):
+        """data_dir: an existing data directory to serve (kept); default a new temporary one."""
+        self.keep = data_dir is not None
+        self.dir = os.path.dirname(os.path.abspath(data_dir)) if data_dir else tempfile.mkdtemp(prefix="ionflow_web_")
         self.port = free_port()
         self.token = token
         self.url = "http://127.0.0.1:%d" % self.port
-        args = [ionflow, "serve", "--data-dir", os.path.join(self.dir, "data"), "--listen",
+        args = [ionflow, "serve", "--data-dir", os.path.abspath(data_dir) if data_dir else os.path.join(self.dir, "data"), "--listen",
                 "127.0.0.1:%d" % self.port, "--log-level", "warn"]
         for r in data_roots:
             args += ["--data-root", r]
@@ -43,7 +45,7 @@ class Server:
         env = dict(os.environ)
         if token:
             env["IONFLOW_API_TOKEN"] = token
-        self.log = open(os.path.join(self.dir, "serve.log"), "w")
+        self.log = open(os.path.join(self.dir, "serve-%d.log" % self.port), "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -81,7 +83,8 @@ class Server:
             self.proc.kill()
             self.proc.wait(timeout=30)
         self.log.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if not self.keep:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
         return self

@@ -55,6 +55,10 @@ const ionflow = (() => {
     const res = await fetch(path, Object.assign({}, options, { headers }));
     if (res.status === 401 && retries > 0) {
       const body = await res.json().catch(() => ({}));
+      // Sent before the token was entered (the page's first requests go out together): retry
+      // with it instead of asking again.
+      const now = sessionStorage.getItem(TOKEN_KEY);
+      if (now && now !== token) return api(path, options, retries - 1);
       await askToken(token ? "The token was not accepted (" + (body.error || "401") + "). Enter the API token:" :
                              "This server needs its API token (ionflow serve --api-token). Enter it:");
       return api(path, options, retries - 1);

@@ -184,7 +184,12 @@ std::string job_summary_json_text(const JobSummary& s, const std::string& in) {
       << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
       << ", \"bytes\": " << st.bytes
       << ", \"first_active_seconds\": " << num(st.first_active_seconds)
-      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << "}";
+      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << ", \"busy_intervals\": [";
+    for (size_t i = 0; i < st.busy_intervals.size(); ++i) {
+      j << (i ? ", [" : "[") << num(st.busy_intervals[i].start_seconds) << ", "
+        << num(st.busy_intervals[i].end_seconds) << "]";
+    }
+    j << "]}";
     first = false;
   }
   j << "\n" << in << "  }\n" << in << "}";

@@ -113,9 +113,14 @@ typename Inspector::result_type inspect(Inspector& f, JobSpec& x) {
 }
 
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, ActiveInterval& x) {
+  return f(caf::meta::type_name("ionflow::ActiveInterval"), x.start_seconds, x.end_seconds);
+}
+
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageStats& x) {
   return f(caf::meta::type_name("ionflow::StageStats"), x.busy_seconds, x.items, x.bytes,
-           x.first_active_seconds, x.last_active_seconds);
+           x.first_active_seconds, x.last_active_seconds, x.busy_intervals);
 }
 
 template <class Inspector>

@@ -41,6 +41,7 @@ struct Entry {
   int accession = 0;
   double mono_mass_da = 0.0;
   std::string bad_mono_mass;  // <umod:delta mono_mass> when it is not a number (or missing)
+  std::vector<UnimodChoice::Site> sites;  // <umod:specificity site position hidden>, file order
 };
 
 std::string lower(std::string_view s) {
@@ -102,6 +103,14 @@ struct Parser {
       Entry& e = p->entries->back();
       if (m == nullptr || !parse_mass(m, e.mono_mass_da)) {
         e.bad_mono_mass = m == nullptr ? "(missing)" : "'" + std::string(m) + "'";
+      }
+    } else if (p->in_mod && std::strcmp(name, "umod:specificity") == 0) {
+      const char* site = attribute(atts, "site");
+      const char* position = attribute(atts, "position");
+      const char* hidden = attribute(atts, "hidden");
+      if (site && position) {
+        p->entries->back().sites.push_back(
+            {site, position, hidden != nullptr && std::strcmp(hidden, "1") == 0});
       }
     } else if (p->in_mod && std::strcmp(name, "umod:alt_name") == 0) {
       p->in_alt_name = true;
@@ -566,6 +575,30 @@ std::vector<std::string> Unimod::titles() const {
   std::vector<std::string> out;
   out.reserve(impl_->entries.size());
   for (const auto& e : impl_->entries) out.push_back(e.title);
+  return out;
+}
+
+std::string UnimodChoice::mascot_name(const std::string& title, const Site& site) {
+  const bool terminus = site.site == "N-term" || site.site == "C-term";
+  std::string where;
+  if (site.position == "Protein N-term" || site.position == "Protein C-term") {
+    where = site.position + (terminus ? "" : " " + site.site);
+  } else if (site.position == "Any N-term" || site.position == "Any C-term") {
+    where = site.position.substr(4) + (terminus ? "" : " " + site.site);
+  } else {
+    where = site.site;
+  }
+  return title + " (" + where + ")";
+}
+
+std::vector<UnimodChoice> Unimod::choices() const {
+  impl_->ensure_full_parse();
+  std::vector<UnimodChoice> out;
+  out.reserve(impl_->entries.size());
+  for (const auto& e : impl_->entries) {
+    if (!e.bad_mono_mass.empty()) continue;
+    out.push_back({e.title, e.full_name, e.accession, e.mono_mass_da, e.sites});
+  }
   return out;
 }
 

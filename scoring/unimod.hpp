@@ -38,6 +38,24 @@
 
 namespace ionflow {
 
+// One Unimod entry with the sites it lists, for choosing a modification by name (the service's
+// search-as-you-type). mascot_name() writes a site the way resolve() reads it back:
+// "Oxidation (M)", "Acetyl (Protein N-term)", "Gln->pyro-Glu (N-term Q)", "Amidated (C-term)".
+struct UnimodChoice {
+  struct Site {
+    std::string site;      // <umod:specificity site>: a residue, "N-term" or "C-term"
+    std::string position;  // "Anywhere", "Any N-term", "Any C-term", "Protein N-term", ...
+    bool hidden = false;   // Unimod's hidden="1": a rare site Mascot lists only on request
+  };
+  std::string title;      // "Oxidation"
+  std::string full_name;  // "Oxidation or Hydroxylation"
+  int accession = 0;      // 35
+  double mono_mass_da = 0.0;
+  std::vector<Site> sites;
+
+  static std::string mascot_name(const std::string& title, const Site& site);
+};
+
 class Unimod {
  public:
   // Reads unimod.xml and indexes its titles (the whole-file parse is lazy, see above). Throws
@@ -68,6 +86,10 @@ class Unimod {
 
   // Every <umod:mod> title in file order (parses the whole file; throws as parse_whole_file()).
   std::vector<std::string> titles() const;
+
+  // Every entry with a usable mass and its sites, in file order (parses the whole file; throws
+  // as parse_whole_file()).
+  std::vector<UnimodChoice> choices() const;
 
  private:
   struct Impl;

@@ -11,6 +11,7 @@ PACKAGES=(
   libexpat1-dev zlib1g-dev libmsnumpress-dev
   libcpp-httplib-dev libssl-dev libsqlite3-dev libhiredis-dev libcli11-dev
   comet-ms tandem-mass openms-common topp libxml2-utils hyperfine curl python3 time
+  libjs-chart.js chromium chromium-driver python3-selenium
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

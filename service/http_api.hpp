@@ -17,7 +17,10 @@
 //   GET    /v1/health             {"status": "ok", "version", "jobs": {state: n}, "running_jobs",
 //                                 "concurrent_jobs", "max_queued_jobs", "auth"}
 //   GET    /metrics               Prometheus text format
-// With Options::api_token set, every request except GET/HEAD /v1/health and /metrics needs
+// The web page and its endpoints (/, /jobs/{id}, /static/*, /v1/jobs/{id}/psms|plots|spectrum|
+// files/{name}, /v1/files, /v1/modifications, /v1/uploads/{name}): service/web_api.hpp.
+// With Options::api_token set, every request except GET/HEAD /v1/health, /metrics and the
+// page's own files (WebApi::is_page_path) needs
 // `Authorization: Bearer <token>`, else 401 (WWW-Authenticate: Bearer).
 // Errors are JSON {"error": "...", "field": "key.path"} with a 4xx status: 400 for a bad
 // message (not JSON, wrong type, unknown key — with "did you mean" —, unknown modification,
@@ -56,6 +59,8 @@ class HttpApi {
     ScorerControl* scorer_control = nullptr;
     // Timeouts and connection caps against slow or stalled clients (GuardedHttpServer).
     HttpConnectionLimits http_limits;
+    // Where PUT /v1/uploads/NAME writes (inside a data root, so jobs may read it); "" = none.
+    std::string uploads_directory;
   };
   HttpApi(JobStore& store, Scheduler& scheduler, SearchRuntime& runtime, const Unimod& unimod,
           Metrics& metrics, Options options);

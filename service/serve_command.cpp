@@ -8,6 +8,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -115,6 +116,12 @@ int run_serve_command(const ServeOptions& options) {
   for (const auto& r : options.data_roots)
     roots.push_back(fs::absolute(r).lexically_normal().string());
   if (roots.empty()) roots.push_back(data_dir.string());
+  // The web page's uploads land here, readable by jobs like any data root.
+  const std::string uploads = (data_dir / "uploads").string();
+  fs::create_directories(uploads, ec);
+  if (std::find(roots.begin(), roots.end(), data_dir.string()) == roots.end()) {
+    roots.push_back(uploads);
+  }
 
   // SIGINT/SIGTERM are taken by one thread (sigwait); every thread started from here on,
   // including the actor system's, inherits the blocked mask.
@@ -168,6 +175,7 @@ int run_serve_command(const ServeOptions& options) {
     api_options.max_queued_jobs = options.max_queued_jobs;
     api_options.http_limits.max_connections_per_address = options.max_connections_per_client;
     api_options.scorer_control = control.get();
+    api_options.uploads_directory = uploads;
     HttpApi api(store, scheduler, runtime, unimod, metrics, api_options);
     int bound = api.bind(host, port);
     scheduler.start();

@@ -47,6 +47,37 @@ TEST(Unimod, LooksUpTitles) {
   EXPECT_EQ(unimod().lookup("oxidation").second, 35);  // case-insensitive
 }
 
+// choices() lists each entry's sites; their Mascot names resolve back to the same entry.
+TEST(Unimod, ChoicesListSitesThatResolve) {
+  const auto choices = unimod().choices();
+  ASSERT_GT(choices.size(), 1000u);
+  auto find = [&](const std::string& title) {
+    return *std::find_if(choices.begin(), choices.end(),
+                         [&](const UnimodChoice& c) { return c.title == title; });
+  };
+  const UnimodChoice oxidation = find("Oxidation");
+  EXPECT_EQ(oxidation.accession, 35);
+  EXPECT_NEAR(oxidation.mono_mass_da, 15.994915, 1e-6);
+  std::vector<std::string> names;
+  for (const auto& site : oxidation.sites)
+    names.push_back(UnimodChoice::mascot_name("Oxidation", site));
+  EXPECT_NE(std::find(names.begin(), names.end(), "Oxidation (M)"), names.end());
+  const UnimodChoice acetyl = find("Acetyl");
+  names.clear();
+  for (const auto& site : acetyl.sites) names.push_back(UnimodChoice::mascot_name("Acetyl", site));
+  EXPECT_NE(std::find(names.begin(), names.end(), "Acetyl (Protein N-term)"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "Acetyl (K)"), names.end());
+  const UnimodChoice pyro = find("Gln->pyro-Glu");
+  ASSERT_FALSE(pyro.sites.empty());
+  EXPECT_EQ(UnimodChoice::mascot_name(pyro.title, pyro.sites[0]), "Gln->pyro-Glu (N-term Q)");
+  for (const auto& c : {oxidation, acetyl, pyro}) {
+    for (const auto& site : c.sites) {
+      const Modification m = unimod().resolve(UnimodChoice::mascot_name(c.title, site), false);
+      EXPECT_EQ(m.unimod_accession, c.accession) << UnimodChoice::mascot_name(c.title, site);
+    }
+  }
+}
+
 TEST(Unimod, ResolvesMascotForms) {
   auto m = unimod().resolve("Carbamidomethyl (C)", true);
   EXPECT_EQ(m.name, "Carbamidomethyl");

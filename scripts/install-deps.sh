@@ -11,6 +11,7 @@ PACKAGES=(
   libexpat1-dev zlib1g-dev libmsnumpress-dev
   libcpp-httplib-dev libssl-dev libsqlite3-dev libhiredis-dev libcli11-dev
   comet-ms tandem-mass openms-common topp libxml2-utils hyperfine curl python3 time
+  clang libfuzzer-14-dev libclang-rt-14-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

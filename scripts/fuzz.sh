@@ -43,6 +43,7 @@ for name in "${targets[@]}"; do
   case "$name" in
     mzml_*) seeds=mzml dict=xml.dict ;;
     mgf_*) dict=mgf.dict ;;
+    xml_*) dict=xml.dict ;;
     fasta_*) dict=fasta.dict ;;
     job_message_*) dict=json.dict ;;
     http_api_*) dict=http.dict ;;

@@ -1,8 +1,9 @@
 // Fuzz target: the job JSON message (service/job_message.hpp), with modifications resolved by
 // name, accession or mass against the real Unimod (unimod.xml), inputs not checked on disk.
-// Contract checked: only JobMessageError is thrown; an accepted message's effective parameters
-// (effective_parameters_json) are themselves a valid message that parses back to the same
-// effective parameters; with data roots (as `ionflow serve`) only JobMessageError is thrown.
+// Contract checked: only JobMessageError is thrown; an accepted message that names a FASTA and
+// spectra has effective parameters (effective_parameters_json) that are themselves a message
+// parsing back to the same effective parameters; with data roots (as `ionflow serve`) only
+// JobMessageError is thrown.
 #include <cstddef>
 #include <cstdint>
 
@@ -43,7 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const ionflow::JobMessageError&) {
     accepted = false;
   }
-  if (accepted) {
+  // Without check_inputs a message may lack the FASTA or the spectra, whose effective "" is then
+  // no path; with them (as `ionflow search` and the service require) it must parse back.
+  if (accepted && !parsed.spec.fasta_path.empty() && !parsed.spec.spectra_paths.empty()) {
     const std::string& effective = parsed.spec.effective_parameters_json;
     ionflow::ParsedJob again;
     try {

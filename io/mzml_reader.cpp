@@ -168,13 +168,17 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   // comment or CDATA section may be longer, up to 4 MiB): expat copies them into its buffer,
   // which then stays small and in cache.
   void pass(std::string_view bytes) override {
+    passed_bytes_ += bytes.size();
     parse(bytes.data(), static_cast<int>(bytes.size()), false);
   }
   // Spectra are taken while expat is between elements of the spectrum list (nothing of a
-  // spectrum, parameter group or chromatogram open) and no DOCTYPE was met.
+  // spectrum, parameter group or chromatogram open), holds no partial token (its position is
+  // the end of what it was given: "<binaryDa<spectrum" must fail where expat fails, not after
+  // the taken spectrum; found by mzml_tokenizer_fuzzer) and no DOCTYPE was met.
   bool takes_spectra() const override {
     return tokenize_plain_spectra_ && seen_root_ && depth_ >= 1 && !in_spectrum_ &&
-           !in_chromatogram_ && current_group_ == nullptr && !saw_doctype_;
+           !in_chromatogram_ && current_group_ == nullptr && !saw_doctype_ &&
+           XML_GetCurrentByteIndex(parser_) == static_cast<XML_Index>(passed_bytes_);
   }
   // Tokenizes a plain spectrum and replays its events into the handlers expat would call; any
   // other goes back to expat (which then also reports its errors, with positions).
@@ -509,6 +513,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   uint32_t file_index_;
   bool tokenize_plain_spectra_;
   XML_Parser parser_ = nullptr;
+  uint64_t passed_bytes_ = 0;  // handed to expat so far
   Ms1SpectrumFilter ms1_filter_;
   std::vector<RawSpectrum>* out_ = nullptr;
   ReadStats stats_;

@@ -12,6 +12,7 @@ PACKAGES=(
   libcpp-httplib-dev libssl-dev libsqlite3-dev libhiredis-dev libcli11-dev
   comet-ms tandem-mass openms-common topp libxml2-utils hyperfine curl python3 time
   libjs-chart.js chromium chromium-driver python3-selenium
+  clang libfuzzer-14-dev libclang-rt-14-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

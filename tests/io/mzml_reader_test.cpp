@@ -501,6 +501,29 @@ TEST(MzmlReader, OwnTokenizerMatchesExpat) {
   }
 }
 
+// An unfinished tag right before a plain spectrum ("<binaryDa<spectrum ...") fails where expat
+// finds it, on both reader paths. Found by mzml_tokenizer_fuzzer: the own tokenizer took the
+// spectrum while expat still held "<binaryDa", so the error came after the spectra taken next
+// (line 103 instead of 51).
+TEST(MzmlReader, UnfinishedTagBeforeASpectrumFailsThere) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const size_t first = good.find("<spectrum ");
+  const std::string bad = good.substr(0, first) + "<binaryDa" + good.substr(first);
+  const uint64_t line = 1 + std::count(bad.begin(), bad.begin() + first, '\n');
+  for (bool own : {true, false}) {
+    SCOPED_TRACE(own ? "own" : "expat");
+    try {
+      read_mzml(bad, 0, 0, "unfinished.mzML", own);
+      FAIL() << "no error";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "unfinished.mzML: line " + std::to_string(line) + " (byte " +
+                    std::to_string(first + 9) +
+                    "): XML not well-formed: not well-formed (invalid token)");
+    }
+  }
+}
+
 // A spectrum inside a spectrum used to replace it silently (a new-user test lost a PSM that
 // way): the file fails at the inner start tag, on either reader path.
 TEST(MzmlReader, SpectrumInsideASpectrumFailsTheFile) {

@@ -504,6 +504,9 @@ TEST(JobMessage, NotJsonIsAnErrorForTheWholeMessage) {
     EXPECT_THAT(e.what(), StartsWith("not valid JSON: invalid JSON at byte"));
   }
   EXPECT_EQ(error_of("[1, 2]"), "a job message is a JSON object, got array");
+  // Found by job_message_fuzzer: a broken null was not a JobMessageError but a simdjson_error.
+  EXPECT_EQ(error_of(R"({"max_fragment_charge": null" d,eisotope": true})"),
+            "not valid JSON: invalid JSON at byte 24 (line 1, column 25): invalid literal");
 }
 
 TEST(JobMessage, EffectiveParametersListEveryKeyAndParseBack) {

@@ -65,9 +65,11 @@ std::string field(const JsonValue& o, const char* key) {
   return v->is_string() ? v->as_string() : to_json(*v);
 }
 
+}  // namespace
+
 // Input paths are resolved against the client's directory before the message leaves it, so
 // `ionflow submit` works like `ionflow search` from the same directory.
-void absolutize_inputs(JsonValue& message) {
+void absolutize_job_inputs(JsonValue& message) {
   namespace fs = std::filesystem;
   auto fix = [](JsonValue& v) {
     if (v.is_string() && !v.as_string().empty() && fs::path(v.as_string()).is_relative()) {
@@ -84,8 +86,6 @@ void absolutize_inputs(JsonValue& message) {
   }
 }
 
-}  // namespace
-
 int client_submit(const ClientOptions& options, const std::string& job_path, bool wait) {
   std::ifstream in(job_path, std::ios::binary);
   if (!in) {
@@ -97,7 +97,7 @@ int client_submit(const ClientOptions& options, const std::string& job_path, boo
   std::string body = ss.str();
   try {
     JsonValue message = parse_json(body);
-    absolutize_inputs(message);
+    absolutize_job_inputs(message);
     body = to_json(message);
   } catch (const JsonSyntaxError&) {
     // Sent as is: the server names the error.

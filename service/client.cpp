@@ -86,11 +86,11 @@ void absolutize_job_inputs(JsonValue& message) {
   }
 }
 
-int client_submit(const ClientOptions& options, const std::string& job_path, bool wait) {
+std::optional<std::string> read_job_for_submit(const std::string& job_path) {
   std::ifstream in(job_path, std::ios::binary);
   if (!in) {
     fmt::print(stderr, "ionflow submit: cannot read {}\n", job_path);
-    return 2;
+    return std::nullopt;
   }
   std::stringstream ss;
   ss << in.rdbuf();
@@ -100,8 +100,15 @@ int client_submit(const ClientOptions& options, const std::string& job_path, boo
     absolutize_job_inputs(message);
     body = to_json(message);
   } catch (const JsonSyntaxError&) {
-    // Sent as is: the server names the error.
+    // Sent as is: the server (or the queue node that takes it) names the error.
   }
+  return body;
+}
+
+int client_submit(const ClientOptions& options, const std::string& job_path, bool wait) {
+  const std::optional<std::string> job = read_job_for_submit(job_path);
+  if (!job) return 2;
+  const std::string& body = *job;
   // With --wait, Ctrl-C stops the waiting, not the job: say so, and how to stop the job. Caught
   // from before the job exists, so that no interrupt can kill the client silently.
   static volatile std::sig_atomic_t interrupted = 0;

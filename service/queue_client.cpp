@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include "service/client.hpp"
@@ -66,21 +64,9 @@ RedisUrl url_of(const std::string& server) {
 
 int queue_submit(const std::string& server, const std::string& job_path, bool wait) {
   const RedisUrl url = url_of(server);
-  std::ifstream in(job_path, std::ios::binary);
-  if (!in) {
-    fmt::print(stderr, "ionflow submit: cannot read {}\n", job_path);
-    return 2;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string body = ss.str();
-  try {
-    JsonValue message = parse_json(body);
-    absolutize_job_inputs(message);
-    body = to_json(message);
-  } catch (const JsonSyntaxError&) {
-    // Sent as is: the node that takes it fails it naming the error.
-  }
+  const std::optional<std::string> job = read_job_for_submit(job_path);
+  if (!job) return 2;
+  const std::string& body = *job;
   const QueueKeys keys{url.stream};
   const std::string id = new_queue_job_id();
   RedisConnection redis(url);

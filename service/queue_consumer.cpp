@@ -9,6 +9,7 @@
 
 #include "service/job_message.hpp"
 #include "service/queue_state.hpp"
+#include "service/scheduler.hpp"
 #include "service/summary_report.hpp"
 
 namespace ionflow {
@@ -88,12 +89,8 @@ int QueueConsumer::free_slots() const {
 uint64_t QueueConsumer::backlog_chunks() const {
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t chunks = 0;
-  for (const auto& [id, job] : running_) {
-    const JobProgress& p = job->progress;
-    const uint64_t waiting = p.queries > p.queries_scored ? p.queries - p.queries_scored : 0;
-    const uint64_t per = std::max<uint32_t>(1, job->chunk_size);
-    chunks += (waiting + per - 1) / per;
-  }
+  for (const auto& [id, job] : running_)
+    chunks += chunks_not_scored(job->progress, job->chunk_size);
   return chunks;
 }
 

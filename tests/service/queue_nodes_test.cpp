@@ -37,16 +37,7 @@ std::pair<int, std::string> run_command(const std::string& command) {
 
 // Two runs of each BSA file: a few seconds with one scorer, long enough to kill a node in it.
 std::string medium_job() {
-  std::vector<std::string> mzmls;
-  for (int copy = 0; copy < 2; ++copy) {
-    for (const char* run : {"BSA1", "BSA2", "BSA3"}) {
-      mzmls.push_back(kExamples + "/BSA/" + run + ".mzML");
-    }
-  }
-  return demo_job_of(
-      mzmls,
-      kExamples +
-          "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta");
+  return long_job(2);
 }
 
 class QueueNodesTest : public ::testing::Test {

@@ -139,8 +139,9 @@ int queue_status(const std::string& server, const std::string& job_id) {
       fmt::print("{}\n", to_json(state_json(state), 2));
       return 0;
     }
+    const std::vector<std::string> ids = list_job_ids(redis, keys, 1000);
     fmt::print("{:<16} {:<10} {:<24} {}\n", "ID", "STATE", "NODE", "ERROR");
-    for (const auto& id : list_job_ids(redis, keys, 1000)) {
+    for (const auto& id : ids) {
       auto state = read_job_state(redis, keys, id);
       fmt::print("{:<16} {:<10} {:<24} {}\n", id, state["state"], state["node"], state["error"]);
     }

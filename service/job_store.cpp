@@ -185,11 +185,15 @@ void JobStore::add_origin_column() {
   if (columns.integer(0) == 0) exec("ALTER TABLE jobs ADD COLUMN origin TEXT NOT NULL DEFAULT ''");
 }
 
-void JobStore::begin_external(JobRecord& r) {
-  std::lock_guard<std::mutex> lock(mutex_);
+int64_t JobStore::next_sequence() const {
   Statement next(db_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs", path_);
   next.step();
-  r.sequence = next.integer(0);
+  return next.integer(0);
+}
+
+void JobStore::begin_external(JobRecord& r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  r.sequence = next_sequence();
   r.started_at = now_seconds();
   if (r.submitted_at <= 0) r.submitted_at = r.started_at;
   r.state = JobState::kRunning;
@@ -208,9 +212,7 @@ void JobStore::begin_external(JobRecord& r) {
 
 void JobStore::insert(JobRecord& r) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Statement next(db_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs", path_);
-  next.step();
-  r.sequence = next.integer(0);
+  r.sequence = next_sequence();
   r.submitted_at = now_seconds();
   r.state = JobState::kQueued;
   Statement s(db_,

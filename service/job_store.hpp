@@ -87,7 +87,9 @@ class JobStore {
 
  private:
   void exec(const char* sql) const;
-  void add_origin_column();  // jobs.origin: '' (this service's queue) or 'queue' (Redis)
+  void add_origin_column();
+  int64_t next_sequence()
+      const;  // REQUIRES: mutex_ held  // jobs.origin: '' (this service's queue) or 'queue' (Redis)
   std::string path_;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;

@@ -80,15 +80,15 @@ void publish_index(DatabaseActor* self, std::shared_ptr<const PeptideIndex> inde
       });
   StageReport report;
   report.job = key;
-  report.from = "database";
-  report.stages["database"] = st.stats;
+  report.from = Stage::kDatabase;
+  report.stages[stage_name(Stage::kDatabase)] = st.stats;
   report.input_sha256[job.fasta_path] = st.fasta_sha256;
   report.peptides_in_index = index->size();
   report.index_cache = st.cache_status;
   report.fragment_index = prefilter.status;
   report.index_scope = scope;
   self->send(st.writer, std::move(report));
-  self->send(st.splitter, IndexReady{key, index->size(), st.stats});
+  self->send(st.splitter, IndexReady{key});
 }
 
 // Reads the FASTA; builds and publishes the whole index, or keeps the digested database.
@@ -142,7 +142,7 @@ void guarded(DatabaseActor* self, Step step) {
     st.failed = true;
   } catch (const std::exception& e) {
     st.failed = true;
-    report_failure(st.coordinator, *st.ctx, "database", e.what());
+    report_failure(st.coordinator, *st.ctx, e.what());
   }
 }
 

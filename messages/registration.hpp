@@ -137,7 +137,7 @@ typename Inspector::result_type inspect(Inspector& f, ByteBlock& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, BlockAck& x) {
-  return f(caf::meta::type_name("ionflow::BlockAck"), x.job, x.file_index, x.offset, x.ok);
+  return f(caf::meta::type_name("ionflow::BlockAck"), x.job, x.ok);
 }
 
 template <class Inspector>
@@ -152,7 +152,7 @@ typename Inspector::result_type inspect(Inspector& f, InputDone& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, SortedReady& x) {
-  return f(caf::meta::type_name("ionflow::SortedReady"), x.job, x.queries, x.chunk_queries);
+  return f(caf::meta::type_name("ionflow::SortedReady"), x.job, x.chunk_queries);
 }
 
 template <class Inspector>
@@ -186,7 +186,7 @@ typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, IndexReady& x) {
-  return f(caf::meta::type_name("ionflow::IndexReady"), x.job, x.peptides, x.database);
+  return f(caf::meta::type_name("ionflow::IndexReady"), x.job);
 }
 
 template <class Inspector>
@@ -196,7 +196,7 @@ typename Inspector::result_type inspect(Inspector& f, ChunksDone& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, JobFailure& x) {
-  return f(caf::meta::type_name("ionflow::JobFailure"), x.job, x.stage, x.message, x.cancelled);
+  return f(caf::meta::type_name("ionflow::JobFailure"), x.job, x.message);
 }
 
 template <class Inspector>

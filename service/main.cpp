@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "service/client.hpp"
+#include "service/queue_client.hpp"
+#include "service/redis_connection.hpp"
 #include "service/search_command.hpp"
 #include "service/serve_command.hpp"
 
@@ -219,13 +221,31 @@ int main(int argc, char** argv) {
                  "Open HTTP connections per client IP address; more are answered 503 at once")
       ->capture_default_str();
 
+  sv->add_option("--queue", serve.queue,
+                 "Also take jobs from a Redis stream: redis://[:PASS@]HOST:PORT[/STREAM] (stream "
+                 "default ionflow:jobs; password also from IONFLOW_REDIS_PASSWORD)");
+  sv->add_option("--queue-group", serve.queue_group, "Redis consumer group of the queue's nodes")
+      ->capture_default_str();
+  sv->add_option("--node-name", serve.node_name,
+                 "This node's consumer name in the queue (default HOST:PID)");
+  sv->add_option("--results-root", serve.results_root,
+                 "Where queue jobs' results go, DIR/<id>/ (a directory all nodes share); "
+                 "default <data-dir>/jobs");
+  sv->add_option("--claim-idle-seconds", serve.claim_idle_seconds,
+                 "A queue entry pending this long on a silent node is claimed and run here")
+      ->capture_default_str();
+  sv->add_option("--max-deliveries", serve.max_deliveries,
+                 "A queue entry delivered this many times without finishing is failed")
+      ->capture_default_str();
+
   ionflow::ClientOptions client;
   auto add_server = [&client](CLI::App* sub) {
     // No CLI11 envname here: these options exist once per client subcommand, all bound to the
     // same variable, and the environment of a subcommand not used could overwrite a flag given
     // to the one used. The environment is read after parsing, only for what no flag gave.
     sub->add_option("--server", client.server,
-                    "Service address, http://HOST:PORT (or IONFLOW_SERVER)")
+                    "Service address, http://HOST:PORT, or a Redis job queue, "
+                    "redis://HOST:PORT[/STREAM] (or IONFLOW_SERVER)")
         ->capture_default_str();
     sub->add_option("--token", client.token,
                     "API token of a server started with --api-token (or IONFLOW_API_TOKEN)");
@@ -314,6 +334,16 @@ int main(int argc, char** argv) {
     return ionflow::run_search_command(search);
   }
   if (*sv) return ionflow::run_serve_command(serve);
+  try {
+    if (ionflow::is_redis_url(client.server)) {
+      if (*sub) return ionflow::queue_submit(client.server, submit_path, submit_wait);
+      if (*st) return ionflow::queue_status(client.server, status_id);
+      if (*ca) return ionflow::queue_cancel(client.server, cancel_id);
+    }
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "ionflow: {}\n", e.what());
+    return 2;
+  }
   if (*sub) return ionflow::client_submit(client, submit_path, submit_wait);
   if (*st) return ionflow::client_status(client, status_id);
   if (*ca) return ionflow::client_cancel(client, cancel_id);

@@ -29,6 +29,9 @@
 
 namespace ionflow {
 
+// Chunks of a running job not scored yet: ceil((queries - queries_scored) / chunk_size).
+uint64_t chunks_not_scored(const JobProgress& progress, uint32_t chunk_size);
+
 class Scheduler {
  public:
   struct Options {

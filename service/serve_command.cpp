@@ -21,6 +21,7 @@
 #include "service/job_store.hpp"
 #include "service/memory_budget.hpp"
 #include "service/metrics.hpp"
+#include "service/queue_consumer.hpp"
 #include "service/scheduler.hpp"
 #include "service/scorer_control.hpp"
 
@@ -84,6 +85,13 @@ int run_serve_command(const ServeOptions& options) {
   if (!(options.grace_seconds >= 0)) {
     fmt::print(stderr, "ionflow serve: --grace-seconds must be >= 0, got {}\n",
                options.grace_seconds);
+    return 2;
+  }
+  if (!options.queue.empty() && (!(options.claim_idle_seconds > 0) || options.max_deliveries < 1)) {
+    fmt::print(stderr,
+               "ionflow serve: --claim-idle-seconds must be > 0 and --max-deliveries >= 1, got {} "
+               "and {}\n",
+               options.claim_idle_seconds, options.max_deliveries);
     return 2;
   }
   for (const auto& root : options.data_roots) {
@@ -155,6 +163,28 @@ int run_serve_command(const ServeOptions& options) {
     scheduler_options.data_roots = roots;
     scheduler_options.max_memory_bytes = max_memory_bytes;
     Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options);
+    std::unique_ptr<QueueConsumer> queue;
+    if (!options.queue.empty()) {
+      QueueConsumer::Options queue_options;
+      try {
+        queue_options.url = parse_redis_url(options.queue, "--queue");
+      } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "ionflow serve: {}\n", e.what());
+        return 2;
+      }
+      queue_options.group = options.queue_group;
+      queue_options.node_name = options.node_name;
+      queue_options.results_root =
+          options.results_root.empty()
+              ? (data_dir / "jobs").string()
+              : fs::absolute(options.results_root).lexically_normal().string();
+      queue_options.index_cache_directory = scheduler_options.index_cache_directory;
+      queue_options.data_roots = roots;
+      queue_options.claim_idle_seconds = options.claim_idle_seconds;
+      queue_options.max_deliveries = options.max_deliveries;
+      queue_options.concurrent_jobs = options.concurrent_jobs;
+      queue = std::make_unique<QueueConsumer>(store, runtime, unimod, metrics, queue_options);
+    }
     ScorerControl::Options control_options;
     control_options.min_scorers = options.min_scorers;
     control_options.max_scorers = options.max_scorers;
@@ -163,7 +193,11 @@ int run_serve_command(const ServeOptions& options) {
     std::unique_ptr<ScorerControl> control;
     try {
       control = std::make_unique<ScorerControl>(
-          runtime, [&scheduler] { return scheduler.backlog_chunks(); }, control_options);
+          runtime,
+          [&scheduler, &queue] {
+            return scheduler.backlog_chunks() + (queue ? queue->backlog_chunks() : 0);
+          },
+          control_options);
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "ionflow serve: {}\n", e.what());
       return 2;
@@ -179,6 +213,7 @@ int run_serve_command(const ServeOptions& options) {
     HttpApi api(store, scheduler, runtime, unimod, metrics, api_options);
     int bound = api.bind(host, port);
     scheduler.start();
+    if (queue) queue->start();
     control->start();
     const ScorerControl::Status scorers = control->status();
     const std::string scaling =
@@ -198,12 +233,20 @@ int run_serve_command(const ServeOptions& options) {
       spdlog::info("signal {}: stopping (running jobs get {} s, then are requeued)", sig,
                    options.grace_seconds);
       scheduler.stop_claiming();
+      if (queue) queue->stop_taking();
       api.stop();
     });
     api.serve();
     signal_thread.join();
     control->stop();
-    scheduler.stop(std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000)));
+    const auto grace =
+        std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
+    // Both stop within one grace period (the queue's in a thread of its own).
+    std::thread queue_stop([&] {
+      if (queue) queue->stop(grace);
+    });
+    scheduler.stop(grace);
+    queue_stop.join();
     spdlog::info("stopped");
     return 0;
   } catch (const std::exception& e) {

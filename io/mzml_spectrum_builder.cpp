@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "io/peak_checks.hpp"
+
 namespace ionflow {
 namespace {
 
@@ -14,6 +16,8 @@ constexpr int kSelectedIonMz = 1000744;
 constexpr int kChargeState = 1000041;
 constexpr int kPossibleChargeState = 1000633;
 constexpr int kPeakIntensity = 1000042;
+constexpr int kCentroidSpectrum = 1000127;
+constexpr int kProfileSpectrum = 1000128;
 constexpr int kSupplementalBeamTypeCid = 1002678;
 constexpr int kSupplementalCid = 1002679;
 
@@ -101,6 +105,7 @@ void MzmlSpectrumBuilder::begin(std::string_view native_id, int64_t default_arra
   possible_charges_.clear();
   first_activation_ = nullptr;
   cid_ = hcd_ = etd_ = false;
+  peak_mode_ = PeakMode::kUnknown;
   failure_.clear();
 }
 
@@ -115,6 +120,23 @@ void MzmlSpectrumBuilder::spectrum_term(int ms_accession, std::string_view value
       spectrum_.rt_seconds = t * seconds_per_unit(unit_accession);
       has_rt_ = true;
     }
+  } else if (ms_accession == kProfileSpectrum) {
+    peak_mode_ = PeakMode::kProfile;
+  } else if (ms_accession == kCentroidSpectrum) {
+    peak_mode_ = PeakMode::kCentroid;
+  }
+}
+
+void MzmlSpectrumBuilder::charge_term(std::string_view value, bool possible) {
+  int z = 0;
+  const ChargeText kind = classify_precursor_charge(value, z);
+  if (const char* reason = charge_skip_reason(kind); reason != nullptr) fail(reason);
+  if (kind != ChargeText::kCharge) return;
+  if (!possible) {
+    charge_ = z;
+  } else if (std::find(possible_charges_.begin(), possible_charges_.end(), z) ==
+             possible_charges_.end()) {
+    possible_charges_.push_back(z);
   }
 }
 
@@ -123,20 +145,15 @@ void MzmlSpectrumBuilder::isolation_window_term(int ms_accession, std::string_vi
 }
 
 void MzmlSpectrumBuilder::selected_ion_term(int ms_accession, std::string_view value) {
-  int64_t z = 0;
   switch (ms_accession) {
     case kSelectedIonMz:
       parse_double(value, selected_mz_);
       break;
     case kChargeState:
-      if (parse_int(value, z) && z > 0 && z < 1000) charge_ = static_cast<int>(z);
+      charge_term(value, false);
       break;
     case kPossibleChargeState:
-      if (parse_int(value, z) && z > 0 && z < 1000 &&
-          std::find(possible_charges_.begin(), possible_charges_.end(), z) ==
-              possible_charges_.end()) {
-        possible_charges_.push_back(static_cast<int>(z));
-      }
+      charge_term(value, true);
       break;
     case kPeakIntensity:
       parse_double(value, spectrum_.precursor_intensity);

@@ -192,6 +192,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     const double end = ctx->elapsed_seconds();
     note_active(database_stats, end - (database_stats.busy_seconds - busy_before), end);
   };
+  std::vector<std::string> fasta_warnings;  // repeated accessions, for the summary
   auto publish_index = [&](std::shared_ptr<const PeptideIndex> index, const std::string& scope) {
     StageStats& stats = database_stats;
     const double busy_before = stats.busy_seconds;
@@ -229,6 +230,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     database.index_cache = cache_status;
     database.fragment_index = fragment_status;
     database.index_scope = scope;
+    database.warnings = fasta_warnings;
     self->send(actors.writer, std::move(database));
     self->send(actors.splitter, IndexReady{key, index->size(), stats});
   };
@@ -238,6 +240,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
                                           job.index_cache_directory, build_threads, cancel_flag);
     fasta_sha = loaded.fasta_sha256;
     cache_status = loaded.cache_status;
+    fasta_warnings = loaded.warnings;
     database_stats.bytes += loaded.bytes_read;
     database_stats.items = loaded.index ? loaded.index->size() : 0;
     database_stats.busy_seconds = timer.seconds();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "io/number_text.hpp"
 #include "io/peak_checks.hpp"
 
 namespace ionflow {
@@ -31,32 +32,11 @@ constexpr ActivationTerm kActivationTerms[] = {
     {1000599, "PQD"}, {1000136, "SID"}, {1000242, "BIRD"},
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-// `out` is written only when the whole text is the number ("357.5xyz" leaves it unchanged:
-// from_chars alone would store 357.5 and report only where it stopped).
 bool parse_double(std::string_view text, double& out) {
-  text = trim(text);
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  double value = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return false;
-  out = value;
-  return true;
+  return parse_whole_double(text, out);
 }
-
 bool parse_int(std::string_view text, int64_t& out) {
-  text = trim(text);
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return false;
-  out = value;
-  return true;
+  return parse_whole_int(text, out);
 }
 
 // Seconds per unit of a UO time unit accession; 1 when missing or unknown.

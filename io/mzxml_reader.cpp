@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/base64.hpp"
+#include "io/number_text.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
 
@@ -27,35 +28,11 @@ std::string_view local_name(std::string_view name) {
   return colon != std::string_view::npos ? name.substr(colon + 1) : name;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() &&
-         (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 bool parse_double(std::string_view text, double& out) {
-  text = trim(text);
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  double v = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) return false;
-  out = v;
-  return true;
+  return parse_whole_double(text, out);
 }
-
 bool parse_int(std::string_view text, int64_t& out) {
-  text = trim(text);
-  int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) return false;
-  out = v;
-  return true;
+  return parse_whole_int(text, out);
 }
 
 // Inflates a whole RFC 1950 stream into `out` (replaced); `size_hint` is the expected size.
@@ -494,7 +471,7 @@ class MzxmlReader final : public SpectrumReader {
 }  // namespace
 
 bool parse_xs_duration_seconds(std::string_view text, double& seconds) {
-  text = trim(text);
+  text = trim_blanks(text);
   bool negative = false;
   if (!text.empty() && text.front() == '-') {
     negative = true;

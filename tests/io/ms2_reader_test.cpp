@@ -21,14 +21,9 @@ using io_testing::read_file;
 std::vector<RawSpectrum> read_ms2(const std::string& text, size_t block,
                                   ReadStats* stats = nullptr) {
   EXPECT_EQ(detect_peak_list_format(text), PeakListFormat::kMs2);
-  auto reader = make_spectrum_reader(PeakListFormat::kMs2, "x.ms2", 1);
-  std::vector<RawSpectrum> out;
-  for (size_t i = 0; i < text.size(); i += block) {
-    reader->feed(std::string_view(text).substr(i, block), out);
-  }
-  reader->finish(out);
-  if (stats != nullptr) *stats = reader->stats();
-  return out;
+  io_testing::PeakListRead r = io_testing::read_peak_list(text, "x.ms2", block, 1);
+  if (stats != nullptr) *stats = r.stats;
+  return std::move(r.spectra);
 }
 
 TEST(Ms2Reader, TheRealExcerptGivesTheMzmlSpectra) {

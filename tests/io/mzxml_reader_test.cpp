@@ -26,16 +26,11 @@ using io_testing::read_file;
 const std::string kMzxml = IONFLOW_TEST_DATA_DIR "/BSA1_identified_excerpt.mzXML";
 const std::string kMzml = IONFLOW_TEST_DATA_DIR "/BSA1_identified_excerpt.mzML";
 
-std::vector<RawSpectrum> read_all(const std::string& text, size_t block, ReadStats* stats = nullptr,
-                                  const std::string& name = "excerpt.mzXML") {
-  auto reader = make_spectrum_reader(detect_peak_list_format(text), name, 3);
-  std::vector<RawSpectrum> out;
-  for (size_t i = 0; i < text.size(); i += block) {
-    reader->feed(std::string_view(text).substr(i, block), out);
-  }
-  reader->finish(out);
-  if (stats != nullptr) *stats = reader->stats();
-  return out;
+std::vector<RawSpectrum> read_all(const std::string& text, size_t block,
+                                  ReadStats* stats = nullptr) {
+  io_testing::PeakListRead r = io_testing::read_peak_list(text, "excerpt.mzXML", block, 3);
+  if (stats != nullptr) *stats = r.stats;
+  return std::move(r.spectra);
 }
 
 TEST(MzxmlReader, DetectedByItsRootElement) {

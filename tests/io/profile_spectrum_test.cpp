@@ -20,18 +20,10 @@ namespace {
 
 using io_testing::read_file;
 
-struct Read {
-  std::vector<RawSpectrum> spectra;
-  ReadStats stats;
-};
+using Read = io_testing::PeakListRead;
 
 Read read(const std::string& text, const std::string& name) {
-  Read r;
-  auto reader = make_spectrum_reader(detect_peak_list_format(text), name, 0);
-  reader->feed(text, r.spectra);
-  reader->finish(r.spectra);
-  r.stats = reader->stats();
-  return r;
+  return io_testing::read_peak_list(text, name);
 }
 
 // The tutorial's one MS1 spectrum as an MS2 spectrum of precursor 500 m/z.

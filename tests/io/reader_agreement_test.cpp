@@ -129,20 +129,10 @@ std::string mzxml(const std::vector<Entry>& entries) {
   return out + "</msRun>\n</mzXML>\n";
 }
 
-struct Read {
-  std::vector<RawSpectrum> spectra;
-  ReadStats stats;
-};
+using Read = io_testing::PeakListRead;
 
 Read read(const std::string& text, const std::string& name) {
-  Read r;
-  auto reader = make_spectrum_reader(detect_peak_list_format(text), name, 0);
-  for (size_t i = 0; i < text.size(); i += 333) {
-    reader->feed(std::string_view(text).substr(i, 333), r.spectra);
-  }
-  reader->finish(r.spectra);
-  r.stats = reader->stats();
-  return r;
+  return io_testing::read_peak_list(text, name, 333);
 }
 
 // The same reading of `entries` by all four readers: spectra (scan, charges, peaks), skip

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "actors/pipeline.hpp"
 #include "io/protein_database.hpp"

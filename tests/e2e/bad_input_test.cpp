@@ -33,11 +33,13 @@ void expect_no_results(const std::string& directory) {
 TEST(BadInput, MalformedMzmlFailsNamingFileAndByteOffsetAndLeavesNoResults) {
   ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
   TempDir dir;
-  // BSA1_excerpt.mzML with a stray "</oops>" at byte 30000, inside its second spectrum (which
-  // starts at byte 29690): expat reports the mismatched tag at its name, byte 30002.
+  // BSA1_excerpt.mzML with a stray "</oops>" before the first tag after byte 30000, inside its
+  // second spectrum (which starts at byte 29690): expat reports the mismatched tag at its name.
   std::string whole = read_file(kTestDataDir + "/BSA1_excerpt.mzML");
   ASSERT_GT(whole.size(), 30000u);
-  whole.insert(30000, "</oops>");
+  const size_t at = whole.find('<', 30000);
+  ASSERT_EQ(at, 30009u);
+  whole.insert(at, "</oops>");
   const std::string truncated = dir / "malformed.mzML";
   ASSERT_NO_FATAL_FAILURE(write_file(truncated, whole));
   const std::string out = dir / "out";
@@ -49,7 +51,7 @@ TEST(BadInput, MalformedMzmlFailsNamingFileAndByteOffsetAndLeavesNoResults) {
   std::smatch match;
   ASSERT_TRUE(std::regex_search(run.err, match, std::regex("byte ([0-9]+)"))) << run.err;
   const long offset = std::stol(match[1].str());
-  EXPECT_EQ(offset, 30002) << "the error is at the stray tag in the second spectrum";
+  EXPECT_EQ(offset, 30011) << "the error is at the stray tag in the second spectrum";
   EXPECT_NE(run.err.find("mismatched tag"), std::string::npos) << run.err;
   expect_no_results(out);
 }

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "io/spectrum_reader.hpp"
 #include "io_test_support.hpp"
+#include "io/spectrum_reader.hpp"
 #include "scoring/search.hpp"
 
 namespace ionflow {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "actors/pipeline.hpp"
 #include "io/protein_database.hpp"
@@ -32,6 +33,7 @@ struct DatabaseState {
   caf::actor pool, splitter, writer, coordinator;
   int build_threads = 1;
   std::string fasta_sha256, cache_status;
+  std::vector<std::string> fasta_warnings;  // repeated accessions, for the summary
   std::optional<DigestedDatabase> pending;  // digested, waiting for the queries' masses
   // QueryMasses that arrived before the load ran (a detached actor's self-sent load_atom can
   // queue behind the sorter's message on a small job): handled once the load is done.
@@ -91,6 +93,7 @@ void publish_index(DatabaseActor* self, std::shared_ptr<const PeptideIndex> inde
   report.index_cache = st.cache_status;
   report.fragment_index = prefilter.status;
   report.index_scope = scope;
+  report.warnings = st.fasta_warnings;
   self->send(st.writer, std::move(report));
   self->send(st.splitter, IndexReady{key});
 }
@@ -105,6 +108,7 @@ void load(DatabaseActor* self) {
       job.index_cache_directory, st.build_threads, &st.ctx->aborted, job.max_memory_bytes);
   st.fasta_sha256 = loaded.fasta_sha256;
   st.cache_status = loaded.cache_status;
+  st.fasta_warnings = std::move(loaded.warnings);
   st.stats.bytes += loaded.bytes_read;
   st.stats.items = loaded.index ? loaded.index->size() : 0;
   st.stats.busy_seconds = timer.seconds();

@@ -75,7 +75,7 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
   FastaOptions options;
   options.decoy_tag = params.database.decoy_tag;
   options.tag_is_suffix = params.database.decoy_tag_is_suffix;
-  std::vector<Protein> proteins = parse_fasta(text, fasta_path, options);
+  std::vector<Protein> proteins = parse_fasta(text, fasta_path, options, &loaded.warnings);
   image = FileImage();
   std::string().swap(content);
   if (proteins.empty()) {

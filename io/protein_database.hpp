@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scoring/peptide_index.hpp"
 #include "scoring/search_parameters.hpp"
@@ -35,6 +36,9 @@ struct LoadedDatabase {
   uint64_t bytes_read = 0;                    // bytes of the file on disk
   // "" (no cache directory), "hit <file>", "miss (<reason>), saved <file>", "not used: ...".
   std::string cache_status;
+  // The FASTA's repeated accessions, one line each (io/fasta_reader.hpp); empty on a cache hit,
+  // whose index was built from the same bytes.
+  std::vector<std::string> warnings;
 };
 
 LoadedDatabase load_database(const std::string& fasta_path, const SearchParameters& params,

@@ -13,6 +13,8 @@
 //     number (spectrum_index + 1 when the file has none); index counts queries from 1.
 //   precursor_neutral_mass = Psm::expmass (Da); massdiff = expmass - calcmass (Da);
 //   retention_time_sec in seconds.
+//   modified_peptide: TPP notation, "n[43]M[147]EC[160]K" (result_common.hpp); the ProForma
+//     string as <parameter name="proforma"> after the search scores.
 //   mod_aminoacid_mass: position 1-based, mass = residue mass + every delta on that residue
 //     (Da), with static= / variable= giving the deltas; mod_nterm_mass = H (1.00782503207) +
 //     delta; mod_cterm_mass = OH (17.00273965) + delta - the masses of the terminal groups.
@@ -249,7 +251,7 @@ void write_hit(TextOutput& out, const Psm& psm, const EnzymeParameters& enzyme) 
     out.put("        <modification_info");
     if (has_n) xml::put_attribute(out, "mod_nterm_mass", kNTermGroupDa + n_delta);
     if (has_c) xml::put_attribute(out, "mod_cterm_mass", kCTermGroupDa + c_delta);
-    xml::put_attribute(out, "modified_peptide", rf::mass_delta_sequence(psm));
+    xml::put_attribute(out, "modified_peptide", rf::tpp_modified_peptide(psm));
     out.put(">\n");
     for (int i = 0; i < length; ++i) {
       const auto u = static_cast<std::size_t>(i);
@@ -273,6 +275,11 @@ void write_hit(TextOutput& out, const Psm& psm, const EnzymeParameters& enzyme) 
   search_score(out, "spectrum_q", psm.spectrum_q);
   search_score(out, "peptide_q", psm.peptide_q);
   search_score(out, "protein_q", psm.protein_q);
+  // The ProForma 2.0 string (as results.tsv's peptide column), where no pepXML field holds it.
+  out.put("        <parameter");
+  xml::put_attribute(out, "name", "proforma");
+  xml::put_attribute(out, "value", rf::proforma(psm));
+  out.put("/>\n");
   out.put("      </search_hit>\n");
 }
 

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <ctime>
 #include <numeric>
+#include <vector>
+
+#include "scoring/mass.hpp"
 
 namespace ionflow::result_format {
 
@@ -46,7 +49,10 @@ void append_delta(std::string& out, double delta) {
 }
 
 // Builds a ProForma-like string; `unimod` chooses "UNIMOD:n" tags when known.
-std::string build_modified(const Psm& psm, bool unimod) {
+// ProForma-like string: UNIMOD:n (when `unimod` and known) or +mass tags; with `hyphens`
+// ProForma's "[...]-" / "-[...]" around terminal tags, without them the tags stand directly
+// before the first / after the last residue.
+std::string build_modified(const Psm& psm, bool unimod, bool hyphens) {
   const int length = static_cast<int>(psm.sequence.size());
   auto tag = [&](const AppliedModification& mod) {
     std::string t = "[";
@@ -62,7 +68,7 @@ std::string build_modified(const Psm& psm, bool unimod) {
   for (const auto& mod : psm.modifications) {
     if (mod.position < 0) out += tag(mod);
   }
-  if (!out.empty()) out += '-';
+  if (!out.empty() && hyphens) out += '-';
   for (int i = 0; i < length; ++i) {
     out += psm.sequence[static_cast<std::size_t>(i)];
     for (const auto& mod : psm.modifications) {
@@ -73,8 +79,15 @@ std::string build_modified(const Psm& psm, bool unimod) {
   for (const auto& mod : psm.modifications) {
     if (mod.position >= length) c_term += tag(mod);
   }
-  if (!c_term.empty()) out += '-' + c_term;
+  if (!c_term.empty()) out += (hyphens ? "-" : "") + c_term;
   return out;
+}
+
+// "[160]": a mass in the TPP's modified_peptide notation, rounded to a whole dalton.
+void put_tpp_mass(std::string& out, double mass_da) {
+  out += '[';
+  out += std::to_string(std::lround(mass_da));
+  out += ']';
 }
 
 }  // namespace
@@ -180,11 +193,49 @@ uint64_t scan_number(const Psm& psm) {
 
 std::string proforma(const Psm& psm) {
   if (!psm.proforma.empty()) return psm.proforma;
-  return build_modified(psm, /*unimod=*/true);
+  return build_modified(psm, /*unimod=*/true, /*hyphens=*/true);
 }
 
-std::string mass_delta_sequence(const Psm& psm) {
-  return build_modified(psm, /*unimod=*/false);
+std::string pin_peptide(const Psm& psm) {
+  return build_modified(psm, /*unimod=*/false, /*hyphens=*/false);
+}
+
+std::string tpp_modified_peptide(const Psm& psm) {
+  const int length = static_cast<int>(psm.sequence.size());
+  std::vector<double> total(psm.sequence.size(), 0.0);
+  std::vector<bool> modified(psm.sequence.size(), false);
+  double n_delta = 0.0;
+  double c_delta = 0.0;
+  bool has_n = false;
+  bool has_c = false;
+  for (const AppliedModification& mod : psm.modifications) {
+    if (mod.position < 0) {
+      n_delta += mod.mass_delta_da;
+      has_n = true;
+    } else if (mod.position >= length) {
+      c_delta += mod.mass_delta_da;
+      has_c = true;
+    } else {
+      total[static_cast<std::size_t>(mod.position)] += mod.mass_delta_da;
+      modified[static_cast<std::size_t>(mod.position)] = true;
+    }
+  }
+  std::string out;
+  if (has_n) {
+    out += 'n';
+    put_tpp_mass(out, mass::kHydrogen + n_delta);
+  }
+  for (std::size_t i = 0; i < psm.sequence.size(); ++i) {
+    out += psm.sequence[i];
+    if (!modified[i]) continue;
+    const double residue_mass = mass::residue_mass(psm.sequence[i]);
+    put_tpp_mass(out, (residue_mass > 0 ? residue_mass : 0.0) + total[i]);
+  }
+  if (has_c) {
+    out += 'c';
+    put_tpp_mass(out, mass::kOxygen + mass::kHydrogen + c_delta);
+  }
+  return out;
 }
 
 EnzymaticEnds enzymatic_ends(const Psm& psm, const PeptideEvidence& evidence,

@@ -38,6 +38,9 @@ constexpr Format kFormats[] = {
     {"mzid", "results.mzid",
      static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(
          &write_mzidentml)},
+    {"mzid1.2", "results.mzid",
+     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(
+         &write_mzidentml_1_2)},
     {"pepxml", "results.pep.xml",
      static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(&write_pepxml)},
     {"pin", "results.pin",
@@ -48,7 +51,8 @@ const Format& find_format(const std::string& key) {
   for (const Format& f : kFormats) {
     if (key == f.key) return f;
   }
-  throw std::runtime_error("unknown output format '" + key + "' (expected tsv, mzid, pepxml, pin)");
+  throw std::runtime_error("unknown output format '" + key +
+                           "' (expected tsv, mzid, mzid1.2, pepxml, pin)");
 }
 
 std::string num(double v) {

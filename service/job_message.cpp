@@ -528,7 +528,8 @@ bool infer_suffix(const std::string& tag) {
   return !alnum(tag.front()) && alnum(tag.back());
 }
 
-const std::vector<std::string_view> kOutputFormats = {"tsv", "mzid", "pepxml", "pin"};
+// "mzid" writes mzIdentML 1.1.0, "mzid1.2" 1.2.0 (both results.mzid: one of them per job).
+const std::vector<std::string_view> kOutputFormats = {"tsv", "mzid", "mzid1.2", "pepxml", "pin"};
 
 std::string_view decoy_generation_name(DecoyGeneration g) {
   switch (g) {
@@ -712,13 +713,19 @@ class MessageReader {
         {"output_formats",
          [this](const JsonValue& v, const std::string& p) {
            auto formats = get_string_list(v, p);
-           if (formats.empty()) fail(p, "give at least one format (tsv, mzid, pepxml, pin)");
+           if (formats.empty()) {
+             fail(p, "give at least one format (tsv, mzid, mzid1.2, pepxml, pin)");
+           }
            std::set<std::string> seen;
            for (size_t i = 0; i < formats.size(); ++i) {
              if (std::find(kOutputFormats.begin(), kOutputFormats.end(), formats[i]) ==
                  kOutputFormats.end()) {
                fail(index_path(p, i), "unknown format " + json_quote(formats[i]) +
-                                          " (tsv, mzid, pepxml, pin)");
+                                          " (tsv, mzid, mzid1.2, pepxml, pin)");
+             }
+             if ((formats[i] == "mzid" && seen.count("mzid1.2")) ||
+                 (formats[i] == "mzid1.2" && seen.count("mzid"))) {
+               fail(index_path(p, i), "mzid and mzid1.2 both write results.mzid; give one");
              }
              if (!seen.insert(formats[i]).second) {
                fail(index_path(p, i), "format " + json_quote(formats[i]) + " listed twice");
@@ -888,6 +895,11 @@ class MessageReader {
                          named_variable_keys_.end());
     check_variable_same_as_fixed(d.fixed_modifications, fixed_keys, d.variable_modifications,
                                  variable_keys);
+    // A modification given by mass gets the Unimod name and accession of the one entry at its
+    // sites and mass (scoring/unimod.hpp), so that results say UNIMOD:4, not +57.021464.
+    for (auto* list : {&d.fixed_modifications, &d.variable_modifications}) {
+      for (Modification& m : *list) m = unimod_.named_by_mass(m);
+    }
 
     // Decoys.
     if (decoy_tag_) d.decoy_tag = *decoy_tag_;

@@ -24,14 +24,27 @@ constexpr double kDimethylDa = 28.0313;  // Unimod 36 (and 255, 280: the same de
 
 // ACKLVNELTEFAK (a made-up BSA-like peptide) with Carbamidomethyl on C2 and +28.0313 on K3.
 std::vector<Psm> psms() {
-  PsmSpec spec{0,       0,     "controllerType=0 controllerNumber=1 scan=7",
-               7,       100.0, 2,
-               1,       false, "ACKLVNELTEFAK",
-               "",      {carbamidomethyl(1), {2, 'K', kDimethylDa, "", 0, false}},
+  PsmSpec spec{0,
+               0,
+               "controllerType=0 controllerNumber=1 scan=7",
+               7,
+               100.0,
+               2,
+               1,
+               false,
+               "ACKLVNELTEFAK",
+               "",
+               {carbamidomethyl(1), {2, 'K', kDimethylDa, "", 0, false}},
                {{result_testing::kAlbumin, 64, 'K', 'D', false}},
-               0.001,   30.0,  10.0,
-               1e-6,    12,    40,
-               0.001,   0.001, 0.001};
+               0.001,
+               30.0,
+               10.0,
+               1e-6,
+               12,
+               40,
+               0.001,
+               0.001,
+               0.001};
   return {make_psm(spec)};
 }
 
@@ -49,7 +62,9 @@ std::string written(VectorWriter write) {
 }
 
 TEST(ModificationNotation, TsvProForma) {
-  EXPECT_NE(written(static_cast<VectorWriter>(&write_tsv)).find("\tAC[UNIMOD:4]K[+28.0313]LVNELTEFAK\t"), std::string::npos);
+  EXPECT_NE(
+      written(static_cast<VectorWriter>(&write_tsv)).find("\tAC[UNIMOD:4]K[+28.0313]LVNELTEFAK\t"),
+      std::string::npos);
 }
 
 TEST(ModificationNotation, MzIdentMlUnimodOrUnknownModification) {
@@ -61,10 +76,11 @@ TEST(ModificationNotation, MzIdentMlUnimodOrUnknownModification) {
                        "name=\"Carbamidomethyl\"/>"),
               std::string::npos)
         << xml;
-    EXPECT_NE(xml.find("<Modification location=\"3\" monoisotopicMassDelta=\"28.0313\" "
-                       "residues=\"K\">\n        <cvParam cvRef=\"PSI-MS\" accession=\"MS:1001460\" "
-                       "name=\"unknown modification\" value=\"28.0313\"/>"),
-              std::string::npos)
+    EXPECT_NE(
+        xml.find("<Modification location=\"3\" monoisotopicMassDelta=\"28.0313\" "
+                 "residues=\"K\">\n        <cvParam cvRef=\"PSI-MS\" accession=\"MS:1001460\" "
+                 "name=\"unknown modification\" value=\"28.0313\"/>"),
+        std::string::npos)
         << xml;
   }
 }
@@ -87,7 +103,8 @@ TEST(ModificationNotation, PepXmlTppMassesAndDescriptions) {
 }
 
 TEST(ModificationNotation, PinMassTags) {
-  EXPECT_NE(written(static_cast<VectorWriter>(&write_pin)).find("\tK.AC[+57.0215]K[+28.0313]LVNELTEFAK.D\t"),
+  EXPECT_NE(written(static_cast<VectorWriter>(&write_pin))
+                .find("\tK.AC[+57.0215]K[+28.0313]LVNELTEFAK.D\t"),
             std::string::npos);
 }
 

@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "actors/chunk_size.hpp"
-#include "actors/job_psms.hpp"
-#include "actors/job_results.hpp"
+#include "scoring/chunk_plan.hpp"
 #include "actors/pipeline.hpp"
-#include "io/decompression.hpp"
+#include "io/block_reader.hpp"
+#include "io/job_psms.hpp"
+#include "io/job_results.hpp"
+#include "io/peak_list_parser.hpp"
 #include "io/sha256.hpp"
 #include "io/sorted_runs.hpp"
 #include "io/spectrum_reader.hpp"
@@ -41,11 +42,7 @@ struct ReaderState {
   JobPtr ctx;
   std::vector<caf::actor> parsers;
   caf::actor sorter, writer, coordinator;
-  size_t file = 0;  // index of the file being read
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> handle{nullptr, &std::fclose};
-  uint64_t offset = 0;
-  uint64_t file_bytes = 0;  // size of the file being read when it is a regular file, else 0
-  Sha256 sha;
+  std::unique_ptr<BlockReader> blocks;
   uint32_t in_flight = 0;
   bool done_reading = false;
   bool finishing = false;
@@ -77,6 +74,7 @@ void reader_finish(ReaderActor* self) {
               if (++st.parser_reports < st.parsers.size()) return;
               st.report.from = "reader";
               st.report.stages["reader"] = st.stats;
+              st.report.input_sha256 = st.blocks->sha256();
               self->send(st.writer, std::move(st.report));
               self->send(st.sorter, InputDone{st.ctx->key});
             },
@@ -92,69 +90,23 @@ void reader_pump(ReaderActor* self) {
   while (!st.failed && !st.done_reading &&
          st.in_flight < std::max<uint32_t>(1, spec.max_blocks_in_flight)) {
     if (st.ctx->aborted || st.ctx->cancel_requested()) return;
-    if (!st.handle) {
-      if (st.file == spec.spectra_paths.size()) {
+    BusyTimer timer;
+    FileBlock read;
+    try {
+      if (!st.blocks->next(read)) {
         st.done_reading = true;
         break;
       }
-      const std::string& path = spec.spectra_paths[st.file];
-      st.handle.reset(std::fopen(path.c_str(), "rb"));
-      if (!st.handle) {
-        reader_fail(self, path + ": cannot open: " + std::strerror(errno));
-        return;
-      }
-      std::setvbuf(st.handle.get(), nullptr, _IONBF, 0);  // blocks are large; no second copy
-      st.offset = 0;
-      st.sha.reset();
-      // A regular file's size bounds its blocks: a 1 GiB block_size_bytes on a 13 MB file
-      // allocated 1 GiB (a new user's test).
-      struct stat info {};
-      st.file_bytes = ::fstat(::fileno(st.handle.get()), &info) == 0 && S_ISREG(info.st_mode)
-                          ? static_cast<uint64_t>(info.st_size)
-                          : 0;
-    }
-    const std::string& path = spec.spectra_paths[st.file];
-    BusyTimer timer;
-    ByteBlock block;
-    block.job = st.ctx->key;
-    block.file_index = static_cast<uint32_t>(st.file);
-    block.offset = st.offset;
-    // Read straight into the block (a staging buffer cost a copy of every byte).
-    size_t wanted = std::max<uint32_t>(4096, spec.block_size_bytes);
-    if (st.file_bytes > st.offset) {
-      wanted = std::min<uint64_t>(wanted, std::max<uint64_t>(4096, st.file_bytes - st.offset));
-    }
-    block.bytes.resize(wanted);
-    size_t n = std::fread(block.bytes.data(), 1, wanted, st.handle.get());
-    if (n < wanted && std::ferror(st.handle.get())) {
-      reader_fail(self, path + ": read error at byte " + std::to_string(st.offset) + ": " +
-                            std::strerror(errno));
+    } catch (const std::exception& e) {
+      reader_fail(self, e.what());
       return;
     }
-    block.bytes.resize(n);
-    // A short last block must not pin a whole block's capacity in flight.
-    if (n < wanted / 2) block.bytes.shrink_to_fit();
-    block.last = n == 0 || std::feof(st.handle.get());
-    if (!block.last) {
-      int c = std::fgetc(st.handle.get());  // detect the end without an extra empty block
-      if (c == EOF) {
-        block.last = true;
-      } else {
-        std::ungetc(c, st.handle.get());
-      }
-    }
-    st.sha.update(block.bytes);
-    st.offset += n;
-    st.stats.items += 1;
-    st.stats.bytes += n;
-    if (block.last) {
-      st.report.input_sha256[path] = st.sha.hex_digest();
-      st.handle.reset();
-      ++st.file;
-    }
+    st.stats.items = st.blocks->blocks_read();
+    st.stats.bytes = st.blocks->bytes_read();
     note_busy(st.stats, *st.ctx, timer);
     uint64_t read_so_far = st.stats.bytes;
     st.ctx->update_progress([read_so_far](JobProgress& p) { p.bytes_read = read_so_far; });
+    ByteBlock block{st.ctx->key, read.file_index, read.offset, std::move(read.bytes), read.last};
 
     ++st.in_flight;
     const caf::actor& parser = st.parsers[block.file_index % st.parsers.size()];
@@ -185,12 +137,9 @@ caf::behavior reader_actor(ReaderActor* self, JobPtr ctx, std::vector<caf::actor
   st.sorter = std::move(sorter);
   st.writer = std::move(writer);
   st.coordinator = std::move(coordinator);
-  uint64_t total = 0;
-  for (const std::string& path : st.ctx->spec.spectra_paths) {
-    std::error_code ec;
-    auto size = std::filesystem::file_size(path, ec);
-    if (!ec) total += size;
-  }
+  st.blocks =
+      std::make_unique<BlockReader>(st.ctx->spec.spectra_paths, st.ctx->spec.block_size_bytes);
+  const uint64_t total = total_file_bytes(st.ctx->spec.spectra_paths);
   st.ctx->update_progress(
       [total](JobProgress& p) {
         p.stage = "reading";
@@ -203,123 +152,24 @@ caf::behavior reader_actor(ReaderActor* self, JobPtr ctx, std::vector<caf::actor
 
 // --- parser -------------------------------------------------------------------------------------
 
-struct FileParse {
-  std::unique_ptr<Decompressor> decompressor;
-  std::unique_ptr<SpectrumReader> reader;
-  std::string head;  // decompressed bytes before the format is known
-  // This file's spectra: searched, and skipped by prepare_spectrum (reason -> count).
-  uint64_t searched = 0;
-  std::map<std::string, uint64_t> prepare_skipped;
-};
-
-// "BSA1.mzML: 0 of 612 spectra searchable (612 MS level 1)": a file none of whose spectra is
-// searched (MS1-only, every charge above the cap, too few peaks...). The job still succeeds, as
-// one where every spectrum is skipped does; this says which file gave nothing and why.
-std::string unsearchable_file_warning(const std::string& path, const ReadStats& read,
-                                      const std::map<std::string, uint64_t>& prepare_skipped) {
-  std::map<std::string, uint64_t> reasons = read.skipped;
-  for (const auto& [reason, n] : prepare_skipped) reasons[reason] += n;
-  std::string text = path + ": 0 of " + std::to_string(read.spectra_seen) + " spectra searchable";
-  std::string sep = " (";
-  for (const auto& [reason, n] : reasons) {
-    text += sep + std::to_string(n) + " " + reason;
-    sep = ", ";
-  }
-  if (!reasons.empty()) text += ")";
-  return text;
-}
-
 struct ParserState {
   static inline const char* name = "ionflow.parser";
   JobPtr ctx;
   caf::actor sorter, coordinator;
-  std::map<uint32_t, FileParse> files;
+  std::unique_ptr<PeakListParser> peak_lists;
   StageStats stats;
-  StageReport report;
   bool failed = false;
 };
 
 using ParserActor = caf::stateful_actor<ParserState>;
-
-// Decompresses and parses one block; appends the prepared queries to `out`.
-void parse_block(ParserState& st, ByteBlock& block, std::vector<Query>& out) {
-  const JobSpec& spec = st.ctx->spec;
-  const std::string& path = spec.spectra_paths.at(block.file_index);
-  FileParse& fp = st.files[block.file_index];
-  if (!fp.decompressor) fp.decompressor = std::make_unique<Decompressor>(path);
-  // An uncompressed block is parsed where it is (no copy).
-  std::string decoded;
-  const std::string_view plain = fp.decompressor->feed_view(block.bytes, decoded);
-  std::vector<RawSpectrum> spectra;
-  if (!fp.reader) {
-    // Enough bytes to tell mzML from MGF, or the whole file; kept only while fewer.
-    std::string_view head = plain;
-    if (!fp.head.empty() || (plain.size() < 512 && !block.last)) {
-      fp.head += plain;
-      head = fp.head;
-    }
-    if (head.size() < 512 && !block.last) return;
-    if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-      // A compressed file cut before its first block decodes to nothing: the decompressor's
-      // "truncated gzip/zstd data" (file and byte offset) is the cause, not an empty file.
-      // `undecided`: the 1-3 bytes of a file too short to tell whether it is compressed.
-      std::string undecided;
-      fp.decompressor->finish(undecided);
-      if (undecided.find_first_not_of(" \t\r\n") == std::string::npos) {
-        throw ParseError(path, 0, 0, "empty file: no mzML or MGF content");
-      }
-      throw ParseError(path, 0, 0,
-                       std::to_string(undecided.size()) + "-byte file: no mzML or MGF content");
-    }
-    fp.reader = make_spectrum_reader(detect_peak_list_format(head), path, block.file_index);
-    fp.reader->feed(head, spectra);
-    std::string().swap(fp.head);
-  } else {
-    fp.reader->feed(plain, spectra);
-  }
-  if (block.last) {
-    fp.decompressor->finish();
-    fp.reader->finish(spectra);
-    const ReadStats& rs = fp.reader->stats();
-    st.report.spectra_read += rs.spectra_seen;
-    for (const auto& [reason, n] : rs.skipped) st.report.spectra_skipped[reason] += n;
-    for (const auto& [reason, where] : rs.first_skipped_at) {
-      st.report.spectra_skipped_first.emplace(reason, path + ": " + where);
-    }
-  }
-  st.stats.items += spectra.size();
-  if (!spectra.empty()) {
-    uint64_t n = spectra.size();
-    st.ctx->update_progress([n](JobProgress& p) { p.spectra_read += n; });
-  }
-  for (const RawSpectrum& spectrum : spectra) {
-    PreparedSpectrum prepared = prepare_spectrum(spectrum, spec.search);
-    if (prepared.queries.empty()) {
-      const std::string reason = prepared.skip_reason.empty() ? "no query" : prepared.skip_reason;
-      st.report.spectra_skipped[reason] += 1;
-      st.report.spectra_skipped_first.emplace(reason, path + ": spectrum " + spectrum.native_id);
-      fp.prepare_skipped[reason] += 1;
-      continue;
-    }
-    st.report.spectra_searched += 1;
-    fp.searched += 1;
-    st.report.queries += prepared.queries.size();
-    for (Query& q : prepared.queries) out.push_back(std::move(q));
-  }
-  if (block.last) {
-    if (fp.searched == 0) {
-      st.report.warnings.push_back(
-          unsearchable_file_warning(path, fp.reader->stats(), fp.prepare_skipped));
-    }
-    st.files.erase(block.file_index);
-  }
-}
 
 caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
                            caf::actor coordinator) {
   self->state.ctx = std::move(ctx);
   self->state.sorter = std::move(sorter);
   self->state.coordinator = std::move(coordinator);
+  self->state.peak_lists = std::make_unique<PeakListParser>(self->state.ctx->spec.spectra_paths,
+                                                            self->state.ctx->spec.search);
   return {
       [self](ByteBlock& block) -> caf::result<BlockAck> {
         auto& st = self->state;
@@ -332,28 +182,16 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
         BusyTimer timer;
         try {
           st.stats.bytes += block.bytes.size();
-          parse_block(st, block, batch.queries);
+          const uint64_t spectra =
+              st.peak_lists->feed(block.file_index, block.bytes, block.last, batch.queries);
+          st.stats.items += spectra;
+          if (spectra > 0) {
+            st.ctx->update_progress([spectra](JobProgress& p) { p.spectra_read += spectra; });
+          }
         } catch (const std::exception& e) {
           st.failed = true;
-          std::string message = e.what();
-          if (!dynamic_cast<const ParseError*>(&e)) {
-            message = st.ctx->spec.spectra_paths.at(block.file_index) + " (block at byte " +
-                      std::to_string(block.offset) + "): " + message;
-          }
-          // A damaged gzip member is only detected by its CRC at the end, after the garbage
-          // was parsed: say that the position counts decompressed bytes and how to check.
-          auto file = st.files.find(block.file_index);
-          if (file != st.files.end() && file->second.decompressor &&
-              file->second.decompressor->compression() != Compression::kNone &&
-              message.find("gzip") == std::string::npos &&
-              message.find("zstd") == std::string::npos) {
-            const bool gzip = file->second.decompressor->compression() == Compression::kGzip;
-            message += std::string(
-                           " (line and byte count the decompressed data; if the file is "
-                           "damaged, `") +
-                       (gzip ? "gzip -t" : "zstd -t") + "` will say so)";
-          }
-          report_failure(self, st.coordinator, *st.ctx, "parser", message);
+          report_failure(self, st.coordinator, *st.ctx, "parser",
+                         st.peak_lists->failure_message(e, block.file_index, block.offset));
           ack.ok = false;
           return ack;
         }
@@ -374,7 +212,15 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
       },
       [self](InputDone&) -> StageReport {
         auto& st = self->state;
-        StageReport report = st.report;
+        const ParseTally& tally = st.peak_lists->tally();
+        StageReport report;
+        report.job = st.ctx->key;
+        report.spectra_read = tally.spectra_read;
+        report.spectra_searched = tally.spectra_searched;
+        report.queries = tally.queries;
+        report.spectra_skipped = tally.spectra_skipped;
+        report.spectra_skipped_first = tally.spectra_skipped_first;
+        report.warnings = tally.warnings;
         report.from = "parser";
         report.stages["parser"] = st.stats;
         return report;
@@ -645,7 +491,7 @@ caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, c
 // The job's one sequential write stream. Each PsmBatch is spilled at once (JobPsms: sorted runs in
 // a temp file), so the writer's memory does not grow with the number of queries. When every
 // chunk is in, the job's peptide index is released, the PSMs are finalized from their facts and
-// the result files are written from a merge of the spill (see actors/job_psms.hpp).
+// the result files are written from a merge of the spill (see io/job_psms.hpp).
 
 struct WriterState {
   static inline const char* name = "ionflow.writer";

@@ -10,7 +10,7 @@
 // forever: every request carries a timeout (see kBlockTimeout etc.).
 // Memory stays flat in the number of queries: the sorter spills sorted runs beyond
 // JobSpec::sorter_memory_budget_bytes, and the writer spills each arriving PsmBatch at once
-// (actors/job_psms.hpp, io/psm_spill.hpp), releases the job's peptide index once the last chunk
+// (io/job_psms.hpp, io/psm_spill.hpp), releases the job's peptide index once the last chunk
 // is in (JobContext::release_index) and finalizes on compact facts (scoring/psm_facts.hpp)
 // before writing every format from a merge of the spill.
 // Failures are sent as JobFailure to the job's coordinator (the thread in SearchRuntime::run),

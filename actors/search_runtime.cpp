@@ -20,19 +20,16 @@
 #include <optional>
 #include <thread>
 
-#include "actors/job_results.hpp"
 #include "actors/pipeline.hpp"
-#include "io/decompression.hpp"
-#include "io/fasta_reader.hpp"
-#include "io/file_image.hpp"
-#include "io/index_cache.hpp"
-#include "io/sha256.hpp"
+#include "io/job_files.hpp"
+#include "io/job_results.hpp"
+#include "io/protein_database.hpp"
 #include "messages/registration.hpp"
 #include "scoring/fragment_index.hpp"
 #include "scoring/fragment_slices.hpp"
 #include "scoring/peptide_index.hpp"
-#include "scoring/precursor_selection.hpp"
 #include "scoring/search.hpp"
+#include "scoring/search_plan.hpp"
 
 namespace ionflow {
 namespace {
@@ -51,300 +48,6 @@ int usable_cores() {
     if (n > 0) return n;
   }
   return std::max(1u, std::thread::hardware_concurrency());
-}
-
-// The error for running out of memory while building the peptide index.
-std::runtime_error out_of_memory_building(const JobSpec& job, size_t protein_count) {
-  return std::runtime_error(
-      "out of memory while building the peptide index (" + std::to_string(protein_count) +
-      " proteins from " + job.fasta_path + ", max_variable_mods " +
-      std::to_string(job.search.database.max_variable_modifications) + " with " +
-      std::to_string(job.search.database.variable_modifications.size()) +
-      " variable modifications); lower database.max_variable_mods, remove variable "
-      "modifications or search a smaller database");
-}
-
-// The database of a job: its peptide index, or, for a narrow-window search, the digested
-// database whose index is built once the queries' masses are known (select_peptides).
-struct LoadedDatabase {
-  std::shared_ptr<const PeptideIndex> index;  // built (cache hit, or the whole database)
-  std::optional<DigestedDatabase> digested;   // else: to build from with a PrecursorSelection
-};
-
-// A narrow-window search indexes only the peptides its queries' windows reach, plus the null
-// pool (scoring/precursor_selection.hpp), unless the job asks for the whole index: not with the
-// fragment-ion prefilter (a wide window: it needs every window peptide) nor with modifications
-// FormMassShifts does not model. Such a job does not use the index cache: on the BSA example a
-// cache hit (loading 1.47 M forms) took 0.59 s for the whole job, the selected index 0.30 s.
-// PrecursorSelection's bitmap takes 32 bytes per Da of peptide_max_mass: above 100,000 Da (no
-// tryptic peptide weighs that much; a user may set 1e6 for "no limit") the whole index is built.
-constexpr double kMaxSelectedPeptideMassDa = 100000.0;
-
-bool selects_peptides(const JobSpec& job) {
-  return !job.whole_index && !wide_precursor_window(job.search) &&
-         job.search.database.peptide_max_mass_da <= kMaxSelectedPeptideMassDa &&
-         FormMassShifts(job.search.database).supported();
-}
-
-// Reads the FASTA file sequentially (decompressing gzip/zstd), checksums the bytes on disk,
-// parses it and digests it on `build_threads` threads; builds the whole peptide index unless
-// selects_peptides(job). With job.index_cache_directory set, an intact cached index of the same
-// FASTA checksum and digestion settings is loaded instead (io/index_cache.hpp), and a freshly
-// built one is saved there (a failure to save is reported in `cache_status`, never fails the
-// job). Throws (ParseError, std::runtime_error, ...).
-LoadedDatabase load_database(const JobSpec& job, std::string& sha256_hex, StageStats& stats,
-                             const std::atomic<bool>* cancel, int build_threads,
-                             std::string& cache_status) {
-  BusyTimer timer;
-  // One sequential read of the whole file into pre-faulted memory (io/file_image.hpp); an
-  // uncompressed file is parsed right there, a compressed one decompressed into `content`.
-  FileImage image;
-  try {
-    image = FileImage::read(job.fasta_path);
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(std::string(e.what()) + " (protein database)");
-  }
-  Sha256 sha;
-  sha.update(image.bytes());
-  stats.bytes += image.bytes().size();
-  std::string content;
-  std::string_view text = image.bytes();
-  if (detect_compression(text.substr(0, 4)) != Compression::kNone) {
-    Decompressor decompressor(job.fasta_path);
-    decompressor.feed(text, content);
-    decompressor.finish();
-    image = FileImage();
-    text = content;
-  }
-  sha256_hex = sha.hex_digest();
-  std::string cache_key, cache_file, miss_reason;
-  const bool selecting = selects_peptides(job);
-  if (!job.index_cache_directory.empty() && selecting) {
-    cache_status = "not used: a narrow-window job indexes only the peptides its queries reach";
-  } else if (!job.index_cache_directory.empty()) {
-    cache_key = index_cache_key(sha256_hex, job.search, FragmentIndexOptions{});
-    cache_file = (std::filesystem::path(job.index_cache_directory) / (cache_key + ".ionflow-index"))
-                     .string();
-    IndexCacheLoad cached = load_index_cache(cache_file, cache_key);
-    if (cached.hit()) {
-      cache_status = "hit " + cache_file;
-      stats.items = cached.peptides->size();
-      stats.busy_seconds = timer.seconds();
-      return {cached.peptides, std::nullopt};
-    }
-    miss_reason = cached.miss_reason;
-  }
-  FastaOptions options;
-  options.decoy_tag = job.search.database.decoy_tag;
-  options.tag_is_suffix = job.search.database.decoy_tag_is_suffix;
-  std::vector<Protein> proteins = parse_fasta(text, job.fasta_path, options);
-  image = FileImage();
-  std::string().swap(content);
-  if (proteins.empty()) {
-    throw std::runtime_error(job.fasta_path +
-                             ": no protein entries (an empty file, or no line starting with '>')");
-  }
-  if (cancel != nullptr && cancel->load()) throw BuildCancelled();
-  const size_t protein_count = proteins.size();
-  LoadedDatabase loaded;
-  try {
-    PeptideIndexLimits limits;
-    limits.threads = build_threads;
-    DigestedDatabase digested =
-        digest_database(std::move(proteins), job.search, cancel, limits, selecting);
-    if (selecting) {
-      loaded.digested.emplace(std::move(digested));
-    } else {
-      loaded.index = build_peptide_index(std::move(digested), nullptr, cancel, limits);
-    }
-  } catch (const std::bad_alloc&) {
-    throw out_of_memory_building(job, protein_count);
-  }
-  if (loaded.index && !cache_file.empty()) {
-    try {
-      std::filesystem::create_directories(job.index_cache_directory);
-      save_index_cache(cache_file, cache_key, *loaded.index, nullptr);
-      cache_status = "miss (" + miss_reason + "), saved " + cache_file;
-    } catch (const std::exception& e) {
-      cache_status = "miss (" + miss_reason + "), not saved: " + e.what();
-    }
-  }
-  stats.items = loaded.index ? loaded.index->size() : 0;
-  stats.busy_seconds = timer.seconds();
-  return loaded;
-}
-
-// The index of a narrow-window search: only the peptides the queries' precursor windows reach
-// (each query's candidates are exactly the whole index's) and the null pool. Adds its time to
-// `stats` and says what it kept in `scope` (JobSummary::index_scope). Throws as
-// build_peptide_index.
-std::shared_ptr<const PeptideIndex> select_peptides(const JobSpec& job, DigestedDatabase digested,
-                                                    const std::vector<double>& query_masses_da,
-                                                    int build_threads, StageStats& stats,
-                                                    std::string& scope,
-                                                    const std::atomic<bool>* cancel) {
-  BusyTimer timer;
-  const uint64_t occurrences = digested.occurrences();
-  const size_t protein_count = digested.proteins();
-  const PrecursorSelection selection(query_masses_da, job.search,
-                                     job.search.database.peptide_max_mass_da + 1.0);
-  PeptideIndexLimits limits;
-  limits.threads = build_threads;
-  std::shared_ptr<const PeptideIndex> index;
-  try {
-    index = build_peptide_index(std::move(digested), &selection, cancel, limits);
-  } catch (const std::bad_alloc&) {
-    throw out_of_memory_building(job, protein_count);
-  }
-  stats.busy_seconds += timer.seconds();
-  stats.items = index->size();
-  scope = fmt::format(
-      "selected: the peptides within the {} queries' precursor windows ({:.2f}% of the mass "
-      "range) and the null sample (1 in {} sequences) of {} digested peptide occurrences",
-      query_masses_da.size(), 100.0 * selection.covered_fraction(), null_pool_stride(occurrences),
-      occurrences);
-  return index;
-}
-
-// A database the job cannot search meaningfully: no peptide at all, or (target-decoy FDR needs
-// both kinds) no decoys or no targets. With decoys taken from the FASTA (generate_decoys false), a
-// decoy tag that matches no accession made every PSM a target with q = 0 (a new user's job with
-// "DECOY_" against a "rev_" database passed all 133 PSMs at 1% FDR). Throws std::runtime_error
-// naming the file, the tag and an accession.
-void check_searchable_database(const JobSpec& job, const PeptideIndex& index) {
-  const DatabaseParameters& db = job.search.database;
-  const size_t decoys = static_cast<size_t>(std::count_if(
-      index.proteins.begin(), index.proteins.end(), [](const Protein& p) { return p.is_decoy; }));
-  const size_t targets = index.proteins.size() - decoys;
-  // "carry the decoy tag '_rev' as a suffix (first accession: 'X')"
-  auto tag_and_first = [&] {
-    return "carry the decoy tag '" + db.decoy_tag + "' as a " +
-           (db.decoy_tag_is_suffix ? "suffix" : "prefix") + " (first accession: '" +
-           index.proteins.front().accession + "')";
-  };
-  const bool generating = db.decoy_generation != DecoyGeneration::kNone;
-  if (generating && !index.proteins.empty() && targets == 0) {
-    // Generating decoys drops the FASTA's own: a decoy-only FASTA leaves nothing (a new user
-    // was told "no peptides ... 5-50 residues, 500-5000 Da", which pointed at the wrong cause).
-    throw std::runtime_error(job.fasta_path + ": all " + std::to_string(index.proteins.size()) +
-                             " entries " + tag_and_first() +
-                             ", and generate_decoys replaces the FASTA's decoys with reversed "
-                             "targets: there is no target to search; give the target FASTA, or "
-                             "set \"generate_decoys\": false");
-  }
-  if (index.empty()) {
-    // Headers without sequences, or settings no peptide satisfies: the job would "succeed"
-    // with 0 PSMs. index.proteins holds one generated decoy per target after the FASTA's own
-    // entries (build_peptide_index): the FASTA's count is reported, not their sum (a new user
-    // saw twice the entries of the file).
-    const size_t fasta_entries = index.proteins.size() - (generating ? targets : 0);
-    const std::string generated =
-        generating ? " (nor do the " + std::to_string(targets) + " decoys generated from them)"
-                   : std::string();
-    throw std::runtime_error(
-        job.fasta_path + ": no peptides to search: its " + std::to_string(fasta_entries) +
-        " entries give none" + generated + " with enzyme " + db.enzyme.name + ", " +
-        std::to_string(db.enzyme.min_length) + "-" + std::to_string(db.enzyme.max_length) +
-        " residues, " + fmt::format("{:g}-{:g}", db.peptide_min_mass_da, db.peptide_max_mass_da) +
-        " Da");
-  }
-  if (generating || index.proteins.empty() || (decoys > 0 && targets > 0)) return;
-  throw std::runtime_error(
-      job.fasta_path + ": " + (decoys == 0 ? "no decoy entries" : "no target entries") + ": " +
-      std::to_string(decoys) + " of the " + std::to_string(index.proteins.size()) + " accessions " +
-      tag_and_first() +
-      ", so q-values cannot be estimated; set database.decoy_tag and decoy_tag_position to the "
-      "FASTA's decoys, or \"generate_decoys\": true to search reversed decoys");
-}
-
-// Wide precursor windows (open search): the fragment-ion index of the scorers' first pass
-// (scoring/fragment_index.hpp), built here when it fits job.fragment_index_budget_bytes (2 GiB by
-// default); above it, its slices (scoring/fragment_slices.hpp), which the scorers build on demand
-// within that budget (MSFragger's split database). Both give the same candidates. Neither when
-// the windows are narrow. Adds its time to `stats`; says what it did in `status`
-// (JobSummary::fragment_index) and the log. `stop`: the job's abort flag (stops a slice build).
-struct FragmentPrefilter {
-  std::shared_ptr<const FragmentIndex> whole;
-  std::shared_ptr<FragmentSlices> slices;
-};
-
-// "12 MB", or "640 KB" below 1 MB (a tiny budget's slices read "0 MB" before).
-std::string megabytes(size_t bytes) {
-  if (bytes < (size_t{1} << 20)) return fmt::format("{} KB", (bytes + 1023) >> 10);
-  return fmt::format("{} MB", bytes >> 20);
-}
-
-FragmentPrefilter build_fragment_prefilter(const JobSpec& job,
-                                           const std::shared_ptr<const PeptideIndex>& peptides,
-                                           int build_threads, StageStats& stats,
-                                           std::string& status, const std::atomic<bool>* cancel,
-                                           std::shared_ptr<const std::atomic<bool>> stop) {
-  const PeptideIndex& index = *peptides;
-  if (!wide_precursor_window(job.search) || index.empty()) return {};
-  // Worth building only if windows hold more peptides than the scorer's threshold: count them
-  // around the median peptide mass (a ±3 Da window on a small database stays below it).
-  std::pair<size_t, size_t> median_window;
-  {
-    const double median = index.neutral_mass_da(index.size() / 2);
-    auto [lo, hi] = job.search.precursor_tolerance.bounds(median);
-    auto [first, last] = index.mass_range(median - (hi - median), median + (median - lo));
-    median_window = {first, last};
-    if (last - first <= kFragmentPrefilterAbove) {
-      status = fmt::format("not built: a window holds ~{} peptides (prefilter above {})",
-                           last - first, kFragmentPrefilterAbove);
-      return {};
-    }
-  }
-  BusyTimer timer;
-  FragmentIndexOptions options;
-  options.bucket_size = suggested_bucket_size(job.search);
-  options.build_threads = static_cast<unsigned>(build_threads);
-  options.cancel = cancel;
-  const size_t budget = static_cast<size_t>(job.fragment_index_budget_bytes);
-  const size_t bytes = estimate_fragment_index_bytes(index, job.search, options, 0, index.size());
-  if (bytes > budget) {
-    options.cancel = nullptr;  // the slices are built by the scorers: they watch `stop`
-    auto slices =
-        std::make_shared<FragmentSlices>(peptides, job.search, options, budget, std::move(stop));
-    status =
-        fmt::format("sliced: {} slices (up to {} each) built on demand within {}", slices->size(),
-                    megabytes(slices->max_estimated_slice_bytes()), megabytes(budget));
-    spdlog::info(
-        "{}wide precursor window: the fragment-ion index would take up to {} (budget {}): "
-        "{} slices of up to {}, built by the scorers as their queries reach them",
-        log_prefix(job), megabytes(bytes), megabytes(budget), slices->size(),
-        megabytes(slices->max_estimated_slice_bytes()));
-    // A window that spans more slices than the budget holds makes the scorers drop and rebuild
-    // slices for every query (a new user's BSA ±500 Da at 20 MB: 11,362 builds, 134 s against
-    // 7 s with the whole index): say so at the start.
-    const auto [a, b] = slices->overlapping(median_window.first, median_window.second);
-    if (b - a > kSlicesPerBudget) {
-      status += fmt::format(
-          "; a window spans ~{} slices, more than the {} the budget holds: slices are rebuilt "
-          "per query (slow), raise fragment_index_memory_mb",
-          b - a, kSlicesPerBudget);
-      spdlog::warn(
-          "{}a precursor window spans ~{} fragment-index slices but the budget ({}) holds "
-          "{}: slices will be rebuilt for every query, which is slow; raise "
-          "fragment_index_memory_mb (the whole index needs up to {})",
-          log_prefix(job), b - a, megabytes(budget), kSlicesPerBudget, megabytes(bytes));
-    }
-    return {nullptr, std::move(slices)};
-  }
-  auto fragments =
-      std::make_shared<const FragmentIndex>(FragmentIndex::build(index, job.search, options));
-  const double seconds = timer.seconds();
-  stats.busy_seconds += seconds;
-  status = fmt::format(
-      "{} entries ({} MB), built in {:.2f} s; open-search prefilter: top {} of a "
-      "window above {} peptides",
-      fragments->entries().size(), fragments->bytes() >> 20, seconds, kFragmentTopK,
-      kFragmentPrefilterAbove);
-  spdlog::info(
-      "{}wide precursor window: fragment-ion index of {} entries ({} MB) built in {:.2f} s; "
-      "scorers pre-filter by shared fragment peaks",
-      log_prefix(job), fragments->entries().size(), fragments->bytes() >> 20, seconds);
-  return {std::move(fragments), nullptr};
 }
 
 // The same file twice (perhaps through another path) is searched twice, each spectrum competing
@@ -387,9 +90,7 @@ void validate(JobSpec& job) {
     throw JobError("cannot create output directory " + job.output_directory + ": " + ec.message());
   }
   // Probe now that files can be made there, rather than after the whole search.
-  const std::string probe = (std::filesystem::path(job.output_directory) /
-                             (".ionflow-probe-" + std::to_string(::getpid()) + "-" + job.id))
-                                .string();
+  const std::string probe = output_probe_file(job.output_directory, ::getpid(), job.id);
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
   if (fd < 0) {
     throw JobError("output directory " + job.output_directory +
@@ -480,6 +181,7 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));
   std::string fasta_sha, cache_status;
   StageStats database_stats;
+  const bool selecting = selects_peptides(job.search, job.whole_index);
   std::optional<DigestedDatabase> pending;  // digested, waiting for the queries' masses
   // An open search over the fragment-index budget: its slices' builds, for the summary (the
   // counters alone, so that the slices and the peptide index are freed when scoring ends).
@@ -493,11 +195,14 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   auto publish_index = [&](std::shared_ptr<const PeptideIndex> index, const std::string& scope) {
     StageStats& stats = database_stats;
     const double busy_before = stats.busy_seconds;
-    check_searchable_database(job, *index);
-    std::string fragment_status;
-    FragmentPrefilter prefilter =
-        build_fragment_prefilter(job, index, build_threads, stats, fragment_status, cancel_flag,
-                                 std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted));
+    check_searchable_database(job.fasta_path, job.search.database, *index);
+    FragmentPrefilter prefilter = build_fragment_prefilter(
+        index, job.search, static_cast<size_t>(job.fragment_index_budget_bytes), build_threads,
+        cancel_flag, std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted));
+    stats.busy_seconds += prefilter.build_seconds;
+    if (!prefilter.info.empty()) spdlog::info("{}{}", log_prefix(job), prefilter.info);
+    if (!prefilter.warning.empty()) spdlog::warn("{}{}", log_prefix(job), prefilter.warning);
+    const std::string fragment_status = prefilter.status;
     if (prefilter.slices) slice_counters = prefilter.slices->counters();
     note_database_work(busy_before);
     auto scoring = std::make_shared<JobScoring>();
@@ -528,8 +233,14 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
     self->send(actors.splitter, IndexReady{key, index->size(), stats});
   };
   try {
-    LoadedDatabase loaded =
-        load_database(job, fasta_sha, database_stats, cancel_flag, build_threads, cache_status);
+    BusyTimer timer;
+    LoadedDatabase loaded = load_database(job.fasta_path, job.search, selecting,
+                                          job.index_cache_directory, build_threads, cancel_flag);
+    fasta_sha = loaded.fasta_sha256;
+    cache_status = loaded.cache_status;
+    database_stats.bytes += loaded.bytes_read;
+    database_stats.items = loaded.index ? loaded.index->size() : 0;
+    database_stats.busy_seconds = timer.seconds();
     note_database_work(0.0);
     if (loaded.index) {
       publish_index(std::move(loaded.index), "");
@@ -560,12 +271,15 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
           if (masses.job != key || !pending) return;
           try {
             const double busy_before = database_stats.busy_seconds;
-            std::string scope;
-            auto index = select_peptides(job, std::move(*pending), masses.neutral_masses_da,
-                                         build_threads, database_stats, scope, cancel_flag);
+            BusyTimer timer;
+            SelectedIndex selected =
+                build_selected_index(std::move(*pending), masses.neutral_masses_da, job.search,
+                                     job.fasta_path, build_threads, cancel_flag);
+            database_stats.busy_seconds += timer.seconds();
+            database_stats.items = selected.index->size();
             pending.reset();
             note_database_work(busy_before);
-            publish_index(std::move(index), scope);
+            publish_index(std::move(selected.index), selected.scope);
             // The digested database (8-byte peptide ranges, 1.19 M on BSA) is freed: give its
             // pages back now, after IndexReady, so that the scorers need not wait for it.
             ::malloc_trim(0);

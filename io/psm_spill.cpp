@@ -14,6 +14,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "io/job_files.hpp"
 #include "io/psm_codec.hpp"
 
 namespace ionflow {
@@ -30,8 +31,7 @@ constexpr size_t kHeaderBytes = 8 + 4;    // u64 seq, u32 position before each s
 
 // mkstemp in `directory`, then unlink: the descriptor keeps the data alive until closed.
 int create_unlinked(const std::string& directory, std::string& path) {
-  path =
-      (std::filesystem::path(directory.empty() ? "." : directory) / "ionflow-psms-XXXXXX").string();
+  path = (std::filesystem::path(directory.empty() ? "." : directory) / kPsmSpillPattern).string();
   const int fd = ::mkstemp(path.data());
   if (fd < 0) {
     fail(path, std::string("cannot create a temporary file: ") + std::strerror(errno) +

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <utility>
 
+#include "io/job_files.hpp"
 #include "io/query_codec.hpp"
 
 namespace ionflow {
@@ -227,7 +228,7 @@ SortedRuns::~SortedRuns() {
 
 std::string SortedRuns::new_run_path() {
   if (spill_directory_.empty()) {
-    std::string pattern = (fs::path(temp_directory_) / "ionflow-sort-XXXXXX").string();
+    std::string pattern = (fs::path(temp_directory_) / kSortSpillPattern).string();
     if (!::mkdtemp(pattern.data())) fail(pattern, std::strerror(errno));
     spill_directory_ = pattern;
   }

@@ -31,7 +31,7 @@ struct JobSpec {
   int scorers = 0;             // 0 = min(licensed_cores, usable cores)
   int parsers = 1;             // 1..4
   uint32_t chunk_size = 1000;  // max queries per chunk (Mascot's SplitNumberOfQueries); the
-                               // last chunks are smaller (actors/chunk_size.hpp)
+                               // last chunks are smaller (scoring/chunk_plan.hpp)
   uint32_t block_size_bytes = 1u << 20;               // reader block size
   uint32_t max_blocks_in_flight = 8;                  // reader backpressure bound
   uint32_t max_chunks_in_flight = 0;                  // 0 = 2 * scorers

@@ -5,7 +5,7 @@
 //                no more queries will arrive.
 //   SortedReady  sorter -> splitter: all queries are sorted; `queries` is the total and
 //                `chunk_queries` the query counts of the chunks to cut, in order
-//                (actors/chunk_size.hpp: plan_chunks).
+//                (scoring/chunk_plan.hpp: plan_chunks).
 //   QueryMasses  sorter -> coordinator, with SortedReady: every query's neutral mass (Da), for a
 //                peptide index of only the peptides the precursor windows reach
 //                (scoring/precursor_selection.hpp).

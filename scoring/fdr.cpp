@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ionflow {
 
@@ -203,6 +205,43 @@ std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
   std::vector<ProteinScore> proteins = assign_protein_q_values(facts, decoy_tag, tag_is_suffix);
   for (const PsmFact& f : facts.facts) psms[f.arrival].protein_q = f.protein_q;
   return proteins;
+}
+
+FdrCounts count_at_1pct(const std::vector<Psm>& psms) {
+  FdrCounts c;
+  std::set<std::string> peptides, proteins;
+  for (const Psm& p : psms) {
+    if (p.rank != 1 || p.decoy) continue;
+    if (p.spectrum_q <= kSummaryFdr) ++c.psms;
+    if (p.peptide_q <= kSummaryFdr) peptides.insert(p.proforma);
+    if (p.protein_q <= kSummaryFdr) {
+      for (const PeptideEvidence& e : p.evidence) {
+        if (!e.decoy) proteins.insert(e.protein_accession);
+      }
+    }
+  }
+  c.peptides = peptides.size();
+  c.proteins = proteins.size();
+  return c;
+}
+
+FdrCounts count_at_1pct(const PsmFacts& table) {
+  FdrCounts c;
+  std::unordered_set<uint32_t> peptides, proteins;
+  for (const PsmFact& p : table.facts) {
+    if (p.rank != 1 || p.decoy) continue;
+    if (p.spectrum_q <= kSummaryFdr) ++c.psms;
+    if (p.peptide_q <= kSummaryFdr) peptides.insert(p.proforma);
+    if (p.protein_q <= kSummaryFdr) {
+      for (uint32_t k = p.evidence_begin; k < p.evidence_end; ++k) {
+        const FactEvidence& e = table.evidence()[k];
+        if (!e.decoy) proteins.insert(e.protein);
+      }
+    }
+  }
+  c.peptides = peptides.size();
+  c.proteins = proteins.size();
+  return c;
 }
 
 }  // namespace ionflow

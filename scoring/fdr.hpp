@@ -25,6 +25,7 @@
 // Thread-safe: pure functions on the caller's vectors.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,5 +67,16 @@ void assign_spectrum_q_values(std::vector<PsmFact>& facts);
 void assign_peptide_q_values(std::vector<PsmFact>& facts);
 std::vector<ProteinScore> assign_protein_q_values(PsmFacts& facts, std::string_view decoy_tag,
                                                   bool tag_is_suffix);
+
+// The job summary's counts at 1% FDR (JobSummary::psms_at_1pct, ...), of finalized PSMs.
+inline constexpr double kSummaryFdr = 0.01;
+struct FdrCounts {
+  uint64_t psms = 0;      // target rank-1 PSMs with spectrum_q <= kSummaryFdr
+  uint64_t peptides = 0;  // distinct ProForma of those with peptide_q <= kSummaryFdr
+  uint64_t proteins = 0;  // distinct target accessions of those with protein_q <= kSummaryFdr
+};
+FdrCounts count_at_1pct(const std::vector<Psm>& psms);
+// The same from finalized facts (the writer's spilled path); equal to the vector's.
+FdrCounts count_at_1pct(const PsmFacts& facts);
 
 }  // namespace ionflow

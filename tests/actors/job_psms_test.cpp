@@ -1,8 +1,8 @@
-// The writer's PSM path (actors/job_psms.hpp): spilled, finalized from facts and merged back, the
+// The writer's PSM path (io/job_psms.hpp): spilled, finalized from facts and merged back, the
 // job's results must be exactly those of the in-RAM path (finalize_psms on a vector + the vector
 // writers), for real BSA1 PSMs; and a BSA1 job through the whole pipeline (which spills) still
 // reports its known 62 target PSMs at 1% FDR.
-#include "actors/job_psms.hpp"
+#include "io/job_psms.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

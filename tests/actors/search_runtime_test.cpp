@@ -3,7 +3,7 @@
 // committed excerpts in tests/data. Results must be byte-identical whatever the number of
 // scorers, parsers, chunk size, sorter budget or scorer resizing during the job.
 #include "actors/search_runtime.hpp"
-#include "actors/chunk_size.hpp"
+#include "scoring/chunk_plan.hpp"
 #include "actors_test_support.hpp"
 #include "messages/job_events.hpp"
 
@@ -137,7 +137,7 @@ TEST_F(SearchRuntimeTest, EcoliReferenceCountsAndChecksums) {
   EXPECT_EQ(s.stages.at("parser").items, 139u);
   EXPECT_EQ(s.stages.at("sorter").items, s.queries);
   EXPECT_EQ(s.stages.at("scorer").items, s.queries);
-  // 139 queries on 1 scorer: the sorter's chunk plan (actors/chunk_size.hpp) from these
+  // 139 queries on 1 scorer: the sorter's chunk plan (scoring/chunk_plan.hpp) from these
   // queries' estimated costs, half of the cost, then floor-sized chunks: 3, not 1 of 139.
   EXPECT_EQ(s.stages.at("splitter").items, 3u);
   // Activity intervals: every stage ran inside the job's wall time; scoring starts only once

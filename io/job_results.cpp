@@ -1,14 +1,14 @@
-#include "actors/job_results.hpp"
+#include "io/job_results.hpp"
 
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <filesystem>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "io/file_output_stream.hpp"
+#include "io/job_files.hpp"
 #include "io/json_text.hpp"
 #include "io/result_writer.hpp"
 #include "io/zstd_stream.hpp"
@@ -26,33 +26,16 @@ const char* ionflow_version() {
 
 namespace {
 
-struct Format {
-  const char* key;   // JobSpec::output_formats entry
-  const char* file;  // file name without the .zst suffix
-  void (*write)(std::ostream&, const PsmSource&, const ResultContext&);
-};
+using FormatWriter = void (*)(std::ostream&, const PsmSource&, const ResultContext&);
 
-constexpr Format kFormats[] = {
-    {"tsv", "results.tsv",
-     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(&write_tsv)},
-    {"mzid", "results.mzid",
-     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(
-         &write_mzidentml)},
-    {"mzid1.2", "results.mzid",
-     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(
-         &write_mzidentml_1_2)},
-    {"pepxml", "results.pep.xml",
-     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(&write_pepxml)},
-    {"pin", "results.pin",
-     static_cast<void (*)(std::ostream&, const PsmSource&, const ResultContext&)>(&write_pin)},
-};
-
-const Format& find_format(const std::string& key) {
-  for (const Format& f : kFormats) {
-    if (key == f.key) return f;
-  }
-  throw std::runtime_error("unknown output format '" + key +
-                           "' (expected tsv, mzid, mzid1.2, pepxml, pin)");
+// The writer of each format of kOutputFormatNames (io/job_files.hpp), by key.
+FormatWriter format_writer(const std::string& key) {
+  result_file_name(key, false);  // throws for an unknown key
+  if (key == "tsv") return &write_tsv;
+  if (key == "mzid") return &write_mzidentml;
+  if (key == "mzid1.2") return &write_mzidentml_1_2;
+  if (key == "pepxml") return &write_pepxml;
+  return &write_pin;
 }
 
 std::string num(double v) {
@@ -66,11 +49,9 @@ std::string num(double v) {
 std::vector<std::string> result_file_names(const JobSpec& spec) {
   std::vector<std::string> names;
   for (const std::string& key : spec.output_formats) {
-    std::string name = find_format(key).file;
-    if (spec.zstd) name += ".zst";
-    names.push_back(name);
+    names.push_back(result_file_name(key, spec.zstd));
   }
-  names.push_back("results.json");
+  names.push_back(kResultsJsonName);
   return names;
 }
 
@@ -79,34 +60,16 @@ void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& com
   try {
     names = result_file_names(spec);
   } catch (const std::exception&) {
-    names = {"results.json"};
+    names = {kResultsJsonName};
   }
   for (const std::string& name : names) {
     std::error_code ec;
-    fs::remove(fs::path(spec.output_directory) / (name + ".tmp"), ec);
+    fs::remove(temporary_file_name((fs::path(spec.output_directory) / name).string()), ec);
   }
   for (const std::string& path : committed) {
     std::error_code ec;
     fs::remove(path, ec);
   }
-}
-
-FdrCounts count_at_1pct(const std::vector<Psm>& psms) {
-  FdrCounts c;
-  std::set<std::string> peptides, proteins;
-  for (const Psm& p : psms) {
-    if (p.rank != 1 || p.decoy) continue;
-    if (p.spectrum_q <= 0.01) ++c.psms;
-    if (p.peptide_q <= 0.01) peptides.insert(p.proforma);
-    if (p.protein_q <= 0.01) {
-      for (const PeptideEvidence& e : p.evidence) {
-        if (!e.decoy) proteins.insert(e.protein_accession);
-      }
-    }
-  }
-  c.peptides = peptides.size();
-  c.proteins = proteins.size();
-  return c;
 }
 
 PendingFiles::~PendingFiles() {
@@ -118,7 +81,7 @@ PendingFiles::~PendingFiles() {
 
 std::string PendingFiles::add(const std::string& directory, const std::string& name) {
   std::string final_path = (fs::path(directory) / name).string();
-  std::string tmp = final_path + ".tmp";
+  std::string tmp = temporary_file_name(final_path);
   files_.emplace_back(tmp, final_path);
   return tmp;
 }
@@ -149,20 +112,18 @@ void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFil
   context.fasta_path = spec.fasta_path;
   context.software_version = ionflow_version();
   for (const std::string& key : spec.output_formats) {
-    const Format& format = find_format(key);
-    std::string name = format.file;
-    if (spec.zstd) name += ".zst";
-    std::string tmp = pending.add(spec.output_directory, name);
+    const FormatWriter write = format_writer(key);
+    std::string tmp = pending.add(spec.output_directory, result_file_name(key, spec.zstd));
     // FileOutputStream remembers why a write failed: a full disk is reported as "cannot write
     // <tmp>: No space left on device", not as the writers' "writing to the output stream failed".
     FileOutputStream file(tmp);
     try {
       if (spec.zstd) {
         ZstdOutputStream out(file);
-        format.write(out, psms, context);
+        write(out, psms, context);
         out.close();
       } else {
-        format.write(file, psms, context);
+        write(file, psms, context);
       }
       file.close();
     } catch (const std::runtime_error&) {
@@ -251,7 +212,7 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
     first = false;
   }
   j << "]\n}\n";
-  std::string tmp = pending.add(spec.output_directory, "results.json");
+  std::string tmp = pending.add(spec.output_directory, kResultsJsonName);
   FileOutputStream out(tmp);  // a failure names tmp and the OS reason
   out << j.str();
   out.close();

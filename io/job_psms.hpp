@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/job_results.hpp"
+#include "io/job_results.hpp"
 #include "io/psm_spill.hpp"
 #include "io/result_writer.hpp"
 #include "messages/job.hpp"
@@ -65,8 +65,5 @@ class JobPsms {
   FdrCounts counts_;
   std::unique_ptr<Source> source_;
 };
-
-// The counts of JobSummary at 1% FDR from finalized facts (== count_at_1pct of the Psms).
-FdrCounts count_at_1pct(const PsmFacts& facts);
 
 }  // namespace ionflow

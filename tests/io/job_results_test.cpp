@@ -2,7 +2,7 @@
 // reported with the temporary file's path and the OS reason. <output>/results.tsv.tmp as a
 // symlink to /dev/full gives ENOSPC without root (the writer opens the .tmp by name, following
 // the link).
-#include "actors/job_results.hpp"
+#include "io/job_results.hpp"
 
 #include <gtest/gtest.h>
 

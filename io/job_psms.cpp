@@ -1,13 +1,13 @@
-#include "actors/job_psms.hpp"
+#include "io/job_psms.hpp"
 
 #include <malloc.h>
 
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
-#include <unordered_set>
 #include <utility>
 
+#include "io/job_files.hpp"
 #include "scoring/search.hpp"
 
 namespace ionflow {
@@ -58,9 +58,7 @@ JobPsms::JobPsms(const std::string& temp_directory, uint64_t run_bytes)
 JobPsms::~JobPsms() = default;
 
 std::string JobPsms::spill_directory(const JobSpec& spec) {
-  if (!spec.temp_directory.empty()) return spec.temp_directory;
-  if (!spec.output_directory.empty()) return spec.output_directory;
-  return ".";
+  return ionflow::spill_directory(spec.temp_directory, spec.output_directory);
 }
 
 void JobPsms::add(uint64_t seq, const std::vector<Psm>& psms) {
@@ -93,25 +91,6 @@ void JobPsms::finalize(const SearchParameters& params) {
 const PsmSource& JobPsms::source() const {
   if (!source_) throw std::logic_error("JobPsms::source before finalize");
   return *source_;
-}
-
-FdrCounts count_at_1pct(const PsmFacts& table) {
-  FdrCounts c;
-  std::unordered_set<uint32_t> peptides, proteins;
-  for (const PsmFact& p : table.facts) {
-    if (p.rank != 1 || p.decoy) continue;
-    if (p.spectrum_q <= 0.01) ++c.psms;
-    if (p.peptide_q <= 0.01) peptides.insert(p.proforma);
-    if (p.protein_q <= 0.01) {
-      for (uint32_t k = p.evidence_begin; k < p.evidence_end; ++k) {
-        const FactEvidence& e = table.evidence()[k];
-        if (!e.decoy) proteins.insert(e.protein);
-      }
-    }
-  }
-  c.peptides = peptides.size();
-  c.proteins = proteins.size();
-  return c;
 }
 
 }  // namespace ionflow

@@ -16,6 +16,7 @@
 
 #include "io/result_writer.hpp"
 #include "messages/job.hpp"
+#include "scoring/fdr.hpp"
 #include "scoring/psm.hpp"
 
 namespace ionflow {
@@ -31,13 +32,6 @@ std::vector<std::string> result_file_names(const JobSpec& spec);
 // cancel can arrive after the writer committed). Never touches a file the job did not write: a
 // failed re-run keeps the previous run's results. Never throws.
 void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& committed);
-
-struct FdrCounts {
-  uint64_t psms = 0;      // target rank-1 PSMs with spectrum_q <= 0.01
-  uint64_t peptides = 0;  // distinct ProForma of those with peptide_q <= 0.01
-  uint64_t proteins = 0;  // distinct target accessions of those with protein_q <= 0.01
-};
-FdrCounts count_at_1pct(const std::vector<Psm>& psms);
 
 // Temporary files renamed together: add() each written "<final>.tmp", then commit() renames all;
 // the destructor removes any that were not committed.
@@ -59,7 +53,7 @@ class PendingFiles {
 
 // Writes every requested format of `psms` (finalize_psms order; each writer reads the source in
 // one or two passes) as .tmp files into `pending`. Throws std::runtime_error (unknown format,
-// I/O, or what the source throws). The job's writer passes JobPsms::source() (actors/job_psms.hpp).
+// I/O, or what the source throws). The job's writer passes JobPsms::source() (io/job_psms.hpp).
 void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFiles& pending);
 // The same for PSMs in a vector.
 void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms, PendingFiles& pending);

@@ -1,0 +1,79 @@
+// PeakListParser: the raw blocks of a job's spectra files (as the reader hands them out, still
+// compressed if the file is) turned into prepared queries. Per file: decompression (gzip, zstd;
+// io/decompression.hpp), format detection from the first decompressed bytes (mzML or MGF;
+// io/spectrum_reader.hpp), parsing, and spectrum preparation (scoring/search.hpp:
+// prepare_spectrum). Counts what it read and skipped in a ParseTally, and warns about a file none
+// of whose spectra is searchable.
+//
+// Contract: each file's blocks arrive in file order, its last one with `last` set; blocks of
+// different files may interleave. Errors: feed() throws ParseError (file, byte, line) for input
+// that cannot be parsed: "empty file: no mzML or MGF content", "3-byte file: ...", damaged
+// compressed data. failure_message() turns any exception of feed() into the message the job
+// fails with. Thread-safety: none; one parser per parser actor. Not copyable.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/decompression.hpp"
+#include "io/spectrum_reader.hpp"
+#include "scoring/query.hpp"
+#include "scoring/search_parameters.hpp"
+
+namespace ionflow {
+
+// What one parser read, summed over its files (the job summary's counts; see JobSummary).
+struct ParseTally {
+  uint64_t spectra_read = 0;      // every spectrum of the files finished, any MS level
+  uint64_t spectra_parsed = 0;    // MS2 spectra handed to preparation
+  uint64_t spectra_searched = 0;  // spectra with at least one query
+  uint64_t queries = 0;
+  std::map<std::string, uint64_t> spectra_skipped;           // reason -> count
+  std::map<std::string, std::string> spectra_skipped_first;  // reason -> "<file>: <where>"
+  std::vector<std::string> warnings;  // one per file without a searchable spectrum
+};
+
+class PeakListParser {
+ public:
+  // `paths` are the job's spectra files (by file index), `params` its search parameters.
+  PeakListParser(std::vector<std::string> paths, SearchParameters params);
+  ~PeakListParser();
+  PeakListParser(const PeakListParser&) = delete;
+  PeakListParser& operator=(const PeakListParser&) = delete;
+
+  // Decompresses and parses the block `bytes` of file `file_index` (`last`: its last block);
+  // appends the prepared queries to `out`. Returns the number of spectra parsed. Throws.
+  uint64_t feed(uint32_t file_index, std::string_view bytes, bool last, std::vector<Query>& out);
+
+  // The message for `e`, thrown by feed() for the block at byte `offset` of file `file_index`:
+  // a ParseError's own message, anything else prefixed with the file and block offset; for a
+  // compressed file a note that positions count decompressed bytes and how to check the file.
+  std::string failure_message(const std::exception& e, uint32_t file_index, uint64_t offset) const;
+
+  const ParseTally& tally() const { return tally_; }
+
+ private:
+  struct File;
+  void detect_format(File& file, uint32_t file_index, std::string_view plain, bool last,
+                     std::vector<RawSpectrum>& spectra);
+  void finish_file(File& file, uint32_t file_index, std::vector<RawSpectrum>& spectra);
+  void prepare(File& file, const std::string& path, const std::vector<RawSpectrum>& spectra,
+               std::vector<Query>& out);
+
+  std::vector<std::string> paths_;
+  SearchParameters params_;
+  std::map<uint32_t, std::unique_ptr<File>> files_;  // files being parsed
+  ParseTally tally_;
+};
+
+// "BSA1.mzML: 0 of 612 spectra searchable (612 MS level 1)": a file none of whose spectra is
+// searched (MS1-only, every charge above the cap, too few peaks...). The job still succeeds;
+// this says which file gave nothing and why (`prepare_skipped`: reasons preparation gave).
+std::string unsearchable_file_warning(const std::string& path, const ReadStats& read,
+                                      const std::map<std::string, uint64_t>& prepare_skipped);
+
+}  // namespace ionflow

@@ -1,0 +1,108 @@
+// PeakListParser (io/peak_list_parser.hpp) on the first 5 E. coli spectra (MGF excerpt of
+// openms-doc ID/Ecoli_MS2_small.mzML): in blocks of any size, plain or gzip, the queries are
+// exactly those of reading the whole file and preparing each spectrum; the counts, the
+// unsearchable-file warning and the errors name the file.
+#include "io/peak_list_parser.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/io_test_support.hpp"
+#include "io/spectrum_reader.hpp"
+#include "scoring/search.hpp"
+
+namespace ionflow {
+namespace {
+
+const std::string kMgf = std::string(IONFLOW_TEST_DATA_DIR) + "/ecoli_ms2_small_first5.mgf";
+const std::string kMgfGz = kMgf + ".gz";
+
+// The queries of `path` read whole and prepared one spectrum at a time.
+std::vector<Query> reference_queries(const SearchParameters& params) {
+  auto reader = make_spectrum_reader(PeakListFormat::kMgf, kMgf, 0);
+  std::vector<RawSpectrum> spectra;
+  reader->feed(io_testing::read_file(kMgf), spectra);
+  reader->finish(spectra);
+  std::vector<Query> out;
+  for (const RawSpectrum& s : spectra) {
+    for (Query& q : prepare_spectrum(s, params).queries) out.push_back(std::move(q));
+  }
+  return out;
+}
+
+// Feeds `path` (file index 0) in blocks of `block` bytes.
+std::vector<Query> parse_in_blocks(PeakListParser& parser, const std::string& path, size_t block) {
+  const std::string bytes = io_testing::read_file(path);
+  std::vector<Query> out;
+  for (size_t at = 0; at < bytes.size(); at += block) {
+    const bool last = at + block >= bytes.size();
+    parser.feed(0, std::string_view(bytes).substr(at, block), last, out);
+  }
+  return out;
+}
+
+void expect_same_queries(const std::vector<Query>& got, const std::vector<Query>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].native_id, want[i].native_id);
+    EXPECT_EQ(got[i].charge, want[i].charge);
+    EXPECT_EQ(got[i].neutral_mass, want[i].neutral_mass);
+    EXPECT_EQ(got[i].peaks.size(), want[i].peaks.size());
+  }
+}
+
+TEST(PeakListParser, PlainAndGzipInAnyBlockSizeGiveTheWholeFilesQueries) {
+  const SearchParameters params;
+  const std::vector<Query> want = reference_queries(params);
+  ASSERT_FALSE(want.empty());
+  for (const std::string& path : {kMgf, kMgfGz}) {
+    for (size_t block : {size_t{7}, size_t{600}, size_t{1} << 20}) {
+      PeakListParser parser({path}, params);
+      expect_same_queries(parse_in_blocks(parser, path, block), want);
+      const ParseTally& tally = parser.tally();
+      EXPECT_EQ(tally.spectra_read, 5u) << path << " " << block;
+      EXPECT_EQ(tally.spectra_parsed, 5u);
+      EXPECT_EQ(tally.queries, want.size());
+      EXPECT_TRUE(tally.warnings.empty());
+    }
+  }
+}
+
+TEST(PeakListParser, AFileWithoutASearchableSpectrumIsWarnedAbout) {
+  SearchParameters params;
+  params.min_peaks = 100000;  // no spectrum has that many peaks
+  PeakListParser parser({kMgf}, params);
+  EXPECT_TRUE(parse_in_blocks(parser, kMgf, 1 << 20).empty());
+  EXPECT_EQ(parser.tally().spectra_searched, 0u);
+  EXPECT_EQ(parser.tally().spectra_skipped.at("too few peaks"), 5u);
+  EXPECT_EQ(parser.tally().warnings,
+            std::vector<std::string>{kMgf + ": 0 of 5 spectra searchable (5 too few peaks)"});
+}
+
+TEST(PeakListParser, AnEmptyFileIsAParseErrorNamingIt) {
+  PeakListParser parser({"empty.mgf"}, SearchParameters{});
+  std::vector<Query> out;
+  try {
+    parser.feed(0, "", true, out);
+    FAIL() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()), "empty.mgf: (byte 0): empty file: no mzML or MGF content");
+    EXPECT_EQ(parser.failure_message(e, 0, 0), e.what());
+  }
+}
+
+TEST(PeakListParser, AFailureInACompressedFileSaysHowToCheckIt) {
+  PeakListParser parser({kMgfGz}, SearchParameters{});
+  std::vector<Query> out;
+  parser.feed(0, io_testing::read_file(kMgfGz).substr(0, 100), false, out);
+  EXPECT_EQ(parser.failure_message(std::runtime_error("bad peak"), 0, 100),
+            kMgfGz +
+                " (block at byte 100): bad peak (line and byte count the decompressed data; if "
+                "the file is damaged, `gzip -t` will say so)");
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -200,40 +200,52 @@ std::string pin_peptide(const Psm& psm) {
   return build_modified(psm, /*unimod=*/false, /*hyphens=*/false);
 }
 
-std::string tpp_modified_peptide(const Psm& psm) {
-  const int length = static_cast<int>(psm.sequence.size());
-  std::vector<double> total(psm.sequence.size(), 0.0);
-  std::vector<bool> modified(psm.sequence.size(), false);
+ModifiedMasses modified_masses(const Psm& psm) {
+  const std::size_t length = psm.sequence.size();
+  ModifiedMasses m;
+  m.modified.assign(length, false);
+  m.fixed_delta_da.assign(length, 0.0);
+  m.variable_delta_da.assign(length, 0.0);
   double n_delta = 0.0;
   double c_delta = 0.0;
-  bool has_n = false;
-  bool has_c = false;
   for (const AppliedModification& mod : psm.modifications) {
     if (mod.position < 0) {
       n_delta += mod.mass_delta_da;
-      has_n = true;
-    } else if (mod.position >= length) {
+      m.n_term_modified = true;
+    } else if (static_cast<std::size_t>(mod.position) >= length) {
       c_delta += mod.mass_delta_da;
-      has_c = true;
+      m.c_term_modified = true;
     } else {
-      total[static_cast<std::size_t>(mod.position)] += mod.mass_delta_da;
-      modified[static_cast<std::size_t>(mod.position)] = true;
+      const auto i = static_cast<std::size_t>(mod.position);
+      (mod.fixed ? m.fixed_delta_da : m.variable_delta_da)[i] += mod.mass_delta_da;
+      m.modified[i] = true;
     }
   }
+  m.n_term_mass_da = mass::kHydrogen + n_delta;
+  m.c_term_mass_da = (mass::kOxygen + mass::kHydrogen) + c_delta;
+  m.residue_mass_da.resize(length);
+  for (std::size_t i = 0; i < length; ++i) {
+    const double residue_mass = mass::residue_mass(psm.sequence[i]);
+    m.residue_mass_da[i] =
+        (residue_mass > 0 ? residue_mass : 0.0) + m.fixed_delta_da[i] + m.variable_delta_da[i];
+  }
+  return m;
+}
+
+std::string tpp_modified_peptide(const Psm& psm) {
+  const ModifiedMasses m = modified_masses(psm);
   std::string out;
-  if (has_n) {
+  if (m.n_term_modified) {
     out += 'n';
-    put_tpp_mass(out, mass::kHydrogen + n_delta);
+    put_tpp_mass(out, m.n_term_mass_da);
   }
   for (std::size_t i = 0; i < psm.sequence.size(); ++i) {
     out += psm.sequence[i];
-    if (!modified[i]) continue;
-    const double residue_mass = mass::residue_mass(psm.sequence[i]);
-    put_tpp_mass(out, (residue_mass > 0 ? residue_mass : 0.0) + total[i]);
+    if (m.modified[i]) put_tpp_mass(out, m.residue_mass_da[i]);
   }
-  if (has_c) {
+  if (m.c_term_modified) {
     out += 'c';
-    put_tpp_mass(out, mass::kOxygen + mass::kHydrogen + c_delta);
+    put_tpp_mass(out, m.c_term_mass_da);
   }
   return out;
 }

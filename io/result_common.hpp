@@ -62,6 +62,22 @@ uint64_t scan_number(const Psm& psm);
 // The PSM's ProForma string; built from sequence + modifications (UNIMOD:n, or +mass) when
 // Psm::proforma is empty.
 std::string proforma(const Psm& psm);
+// A PSM's modifications as masses by site (pepXML's modification_info): the terminal groups
+// with their deltas (H 1.00782503207 + N-terminal deltas, OH 17.00273965 + C-terminal ones)
+// and, per residue, whether it is modified, its fixed and variable deltas and its total mass
+// (residue + every delta on it), Da.
+struct ModifiedMasses {
+  bool n_term_modified = false;
+  bool c_term_modified = false;
+  double n_term_mass_da = 0.0;
+  double c_term_mass_da = 0.0;
+  std::vector<bool> modified;
+  std::vector<double> fixed_delta_da;
+  std::vector<double> variable_delta_da;
+  std::vector<double> residue_mass_da;
+};
+ModifiedMasses modified_masses(const Psm& psm);
+
 // The TPP's modified_peptide notation (pepXML; Comet, Tandem2XML, PeptideProphet): each modified
 // residue followed by its total mass (residue + every delta on it) and an N- / C-terminal
 // modification as "n[...]" before / "c[...]" after the sequence with the terminal group's mass

@@ -26,13 +26,20 @@ using result_testing::read_text;
 using result_testing::run_command;
 using result_testing::ScratchDir;
 
-class MzIdentMlWriterTest : public ::testing::Test {
+// The fixture's PSMs written as mzIdentML 1.1.0 or 1.2.0 to <scratch>/results.mzid.
+class MzIdentMlFixture : public ::testing::Test {
  protected:
-  MzIdentMlWriterTest()
-      : dir_("mzid"), params_(fixture_parameters()), context_(fixture_context(&params_, dir_)) {
+  explicit MzIdentMlFixture(bool v1_2)
+      : dir_(v1_2 ? "mzid12" : "mzid"),
+        params_(fixture_parameters()),
+        context_(fixture_context(&params_, dir_)) {
     path_ = dir_.file("results.mzid");
     std::ofstream out(path_);
-    write_mzidentml(out, fixture_psms(), context_);
+    if (v1_2) {
+      write_mzidentml_1_2(out, fixture_psms(), context_);
+    } else {
+      write_mzidentml(out, fixture_psms(), context_);
+    }
     out.close();
     xml_ = read_text(path_);
   }
@@ -42,6 +49,11 @@ class MzIdentMlWriterTest : public ::testing::Test {
   ResultContext context_;
   std::string path_;
   std::string xml_;
+};
+
+class MzIdentMlWriterTest : public MzIdentMlFixture {
+ protected:
+  MzIdentMlWriterTest() : MzIdentMlFixture(false) {}
 };
 
 TEST_F(MzIdentMlWriterTest, ValidatesAgainstThePsiXsd) {
@@ -276,22 +288,9 @@ TEST_F(MzIdentMlWriterTest, EveryCvTermIsInItsCvWithItsName) {
 // dBSequence_ref required). So the document, moved to the 1.1 namespace, must validate against
 // 1.1.0, and the three stricter rules are checked here; IONFLOW_MZID_1_2_XSD, when set, names a
 // 1.2 XSD to validate against as well.
-class MzIdentMl12WriterTest : public ::testing::Test {
+class MzIdentMl12WriterTest : public MzIdentMlFixture {
  protected:
-  MzIdentMl12WriterTest()
-      : dir_("mzid12"), params_(fixture_parameters()), context_(fixture_context(&params_, dir_)) {
-    path_ = dir_.file("results.mzid");
-    std::ofstream out(path_);
-    write_mzidentml_1_2(out, fixture_psms(), context_);
-    out.close();
-    xml_ = read_text(path_);
-  }
-
-  ScratchDir dir_;
-  SearchParameters params_;
-  ResultContext context_;
-  std::string path_;
-  std::string xml_;
+  MzIdentMl12WriterTest() : MzIdentMlFixture(true) {}
 };
 
 TEST_F(MzIdentMl12WriterTest, ValidatesAsMzIdentMl12) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/io_test_support.hpp"
+#include "io_test_support.hpp"
 #include "io/spectrum_reader.hpp"
 #include "scoring/search.hpp"
 

@@ -29,11 +29,11 @@
 // 1.2.0 (specification 1.2.0, sections 4.3, 5.2.1 and 5.2.6) is the same document in the 1.2
 // namespace plus the CV terms 1.2 makes mandatory: MS:1002490 peptide-level scoring in
 // AdditionalSearchParams and MS:1001868 in the protocol's Threshold; on every
-// SpectrumIdentificationItem MS:1002520 peptide group ID (the Peptide id) and MS:1002500 peptide
-// passes threshold (peptide_q <= pass_threshold_q); MS:1002401 leading protein on every
-// ProteinDetectionHypothesis (one per group), MS:1002415 protein group passes threshold on every
-// ProteinAmbiguityGroup and MS:1002404 count of identified proteins (groups that pass) on the
-// ProteinDetectionList.
+// SpectrumIdentificationItem MS:1002520 peptide group ID (n of the Peptide id Pep_<n>) and
+// MS:1002500 peptide passes threshold ("1" / "0": peptide_q <= pass_threshold_q); MS:1002401
+// leading protein on every ProteinDetectionHypothesis (one per group), MS:1002415 protein group
+// passes threshold on every ProteinAmbiguityGroup and MS:1002404 count of identified proteins
+// (groups that pass) on the ProteinDetectionList.
 //
 // Modifications: UNIMOD:<n> with the Unimod title when the job's modification has an accession
 // (given by name, or by mass and named by scoring/unimod.hpp's named_by_mass), else MS:1001460
@@ -605,11 +605,12 @@ void write_item(TextOutput& out, const Psm& psm, std::size_t item, uint32_t pept
   cv_param(out, indent, "MS:1001121", "number of matched peaks", std::to_string(psm.matched_peaks));
   if (version.v1_2) {
     // Peptide-level scoring (1.2 section 5.2.6): the group is the Peptide element (one per
-    // ProForma, the peptide form the peptide-level q-value is computed over) and whether it
-    // passes.
-    cv_param(out, indent, "MS:1002520", "peptide group ID", "Pep_" + std::to_string(peptide + 1));
+    // ProForma, the peptide form the peptide-level q-value is computed over; its number, as
+    // "Pep_<n>" is its id) and whether it passes, as xsd:boolean's "1" / "0": OpenMS 2.6 reads
+    // every SpectrumIdentificationItem cvParam value as a number and refuses "true" or "Pep_1".
+    cv_param(out, indent, "MS:1002520", "peptide group ID", std::to_string(peptide + 1));
     cv_param(out, indent, "MS:1002500", "peptide passes threshold",
-             psm.peptide_q <= context.pass_threshold_q ? "true" : "false");
+             psm.peptide_q <= context.pass_threshold_q ? "1" : "0");
   }
   user_param(out, indent, "delta_next", shortest(psm.delta_next), "xsd:double");
   user_param(out, indent, "precursor_ppm", shortest(psm.precursor_ppm), "xsd:double");

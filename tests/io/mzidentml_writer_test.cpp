@@ -333,6 +333,20 @@ TEST_F(MzIdentMl12WriterTest, ValidatesAsMzIdentMl12) {
   }
 }
 
+TEST_F(MzIdentMl12WriterTest, OpenMsReadsBackEveryPsm) {
+  const std::string idxml = dir_.file("results.idXML");
+  const auto convert = run_command("IDFileConverter -in '" + path_ + "' -out '" + idxml + "'");
+  ASSERT_EQ(convert.exit_code, 0) << convert.output;
+  const auto hits = read_idxml_hits(read_text(idxml));
+  ASSERT_EQ(hits.size(), 6u);
+  const auto info = run_command("FileInfo -in '" + idxml + "'");
+  EXPECT_NE(
+      info.output.find(
+          "Modification count (top-hits only): Acetyl 1, Carbamidomethyl (C) 3, Oxidation (M) 2"),
+      std::string::npos)
+      << info.output;
+}
+
 TEST_F(MzIdentMl12WriterTest, CarriesTheTermsMzIdentMl12MakesMandatory) {
   EXPECT_EQ(cv_term_errors(xml_), std::vector<std::string>{});
   // Section 4.3 Table 1: a processing term in AdditionalSearchParams; peptide-level q-values
@@ -357,12 +371,14 @@ TEST_F(MzIdentMl12WriterTest, CarriesTheTermsMzIdentMl12MakesMandatory) {
     std::map<std::string, std::string> value_of;
     for (std::size_t k = 0; k < accessions.size(); ++k) value_of[accessions[k]] = values[k];
     EXPECT_TRUE(value_of.count("MS:1001330")) << items[i];  // X!Tandem:expect
-    EXPECT_EQ(value_of["MS:1002520"],
+    // The group is the Peptide ("Pep_<n>" -> "n").
+    EXPECT_EQ("Pep_" + value_of["MS:1002520"],
               attribute_values(items[i], "SpectrumIdentificationItem", "peptide_ref")[0]);
     passes.push_back(value_of["MS:1002500"]);
-    EXPECT_EQ(value_of["MS:1002500"], psms[i].peptide_q <= 0.01 ? "true" : "false");
+    // xsd:boolean as 1 / 0, the form OpenMS 2.6 reads (it takes these values as numbers).
+    EXPECT_EQ(value_of["MS:1002500"], psms[i].peptide_q <= 0.01 ? "1" : "0");
   }
-  EXPECT_EQ(passes, (std::vector<std::string>{"true", "false", "true", "true", "true", "false"}));
+  EXPECT_EQ(passes, (std::vector<std::string>{"1", "0", "1", "1", "1", "0"}));
   // Section 5.2.1: each hypothesis leading or not, each group passes or not, and the list
   // counts the groups that pass.
   const auto groups = elements(xml_, "ProteinAmbiguityGroup");

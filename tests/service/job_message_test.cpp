@@ -406,6 +406,12 @@ TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {
       StartsWith("database.generate_decoys: true conflicts with decoy_generation \"none\""));
   EXPECT_THAT(error_of(job(R"("output_formats": ["tsv", "xlsx"])")),
               StartsWith("output_formats[1]: unknown format \"xlsx\""));
+  // mzIdentML 1.2 is its own format; it and 1.1 would both be results.mzid.
+  EXPECT_THAT(parse_job_message(job(R"("output_formats": ["tsv", "mzid1.2"])"), unimod())
+                  .spec.output_formats,
+              ElementsAre("tsv", "mzid1.2"));
+  EXPECT_EQ(error_of(job(R"("output_formats": ["mzid", "pin", "mzid1.2"])")),
+            "output_formats[2]: mzid and mzid1.2 both write results.mzid; give one");
   EXPECT_THAT(error_of(job(R"("ion_types": "bx")")),
               StartsWith("ion_types: unsupported ion type 'x'"));
   EXPECT_THAT(error_of(job(R"("parsers": 9)")),

@@ -41,6 +41,16 @@ void JobContext::release_index() {
   if (release) release();
 }
 
+void JobContext::set_slice_counters(std::shared_ptr<const FragmentSliceCounters> counters) {
+  std::lock_guard<std::mutex> lock(slices_mutex_);
+  slice_counters_ = std::move(counters);
+}
+
+std::shared_ptr<const FragmentSliceCounters> JobContext::slice_counters() const {
+  std::lock_guard<std::mutex> lock(slices_mutex_);
+  return slice_counters_;
+}
+
 void JobContext::note_committed(const std::vector<std::string>& paths) {
   std::lock_guard<std::mutex> lock(committed_mutex_);
   committed_.insert(committed_.end(), paths.begin(), paths.end());

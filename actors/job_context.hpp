@@ -1,6 +1,6 @@
 // JobContext: what the actors of one job share in this process (never sent in messages): the
-// job spec, the caller's JobControl, progress reporting, the abort flag and the hook that
-// releases the job's peptide index after scoring.
+// job spec, the caller's JobControl, progress reporting, the abort flag, the hook that
+// releases the job's peptide index after scoring and the fragment slices' build counters.
 // JobRegistry: the scoring context (PeptideIndex + SearchParameters) of each running job, by job
 // key, where the shared scorers look it up when a QueryChunk of that job arrives.
 //
@@ -62,6 +62,12 @@ class JobContext {
   void note_committed(const std::vector<std::string>& paths);
   std::vector<std::string> committed() const;
 
+  // An open search over the fragment-index budget: the counters of its slices' builds (set by
+  // the database stage; only the counters, so that the slices and the index are freed when
+  // scoring ends), for the summary once the job is done. nullptr otherwise. Thread-safe.
+  void set_slice_counters(std::shared_ptr<const FragmentSliceCounters> counters);
+  std::shared_ptr<const FragmentSliceCounters> slice_counters() const;
+
   // Current scorer pool size (for max_chunks_in_flight = 0 -> 2 * scorers).
   int scorer_count() const { return scorers_->load(); }
 
@@ -78,6 +84,8 @@ class JobContext {
   const std::atomic<int>* scorers_;
   std::mutex release_mutex_;
   std::function<void()> release_index_;
+  mutable std::mutex slices_mutex_;
+  std::shared_ptr<const FragmentSliceCounters> slice_counters_;
   mutable std::mutex committed_mutex_;
   std::vector<std::string> committed_;
   std::mutex progress_mutex_;

@@ -1,7 +1,15 @@
-// Spawning the actors of the pipeline (internal to ionflow_actors; CAF translation units only).
+// The actors of one job and how they are wired (internal to ionflow_actors; CAF translation units
+// only). One stage per file, each with its spawn_* below:
 //
-//   reader (detached) -> parsers (detached, 1..4) -> sorter (detached) -> splitter
-//     -> scorer pool -> scorers (detached, shared by all jobs) -> splitter -> writer (detached)
+//   database (detached, database.cpp) --- IndexReady ----------------------------.
+//        ^  reads the FASTA, builds the peptide (and fragment) index               |
+//        |  QueryMasses (narrow windows: the index of what the queries reach)      v
+//   reader -> parsers -> sorter ----------------------------------------------> splitter
+//   (reader.cpp) (parser.cpp, 1..4) (sorter.cpp)      (splitter.cpp) -> scorer pool -> scorers
+//                                                                      (scorer_pool.cpp, shared)
+//   splitter -> writer (writer.cpp): PsmBatches, then results.tsv ... results.json
+//   every stage -> StageReport -> writer; failures -> JobFailure -> coordinator
+//   coordinator: SearchRuntime::run (search_runtime.cpp): validate, spawn, wait, clean up.
 //
 // Every hop is one typed message (messages/*.hpp) sent with request(...).then(...) and an
 // explicit in-flight bound: the reader holds at most JobSpec::max_blocks_in_flight
@@ -22,6 +30,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "actors/job_context.hpp"
@@ -39,7 +48,43 @@ inline constexpr std::chrono::seconds kPoolTimeout{8 * 3600};    // splitter -> 
 inline constexpr int kMaxChunkAttempts = 3;
 inline constexpr int kMaxChunkUnreachable = 10;
 
+using JobPtr = std::shared_ptr<JobContext>;
+
+// Tells the coordinator that the job must end: `message` names the file and offset where known.
+void report_failure(const caf::actor& coordinator, const JobContext& ctx, const std::string& stage,
+                    const std::string& message);
+
+// "job <id>: " before a log line of a job run by `ionflow serve` (its log interleaves many
+// jobs); nothing for `ionflow search` (kLocalJobId), whose process runs one job.
+std::string log_prefix(const JobSpec& job);
+
+// Each spawn_* starts one stage of job `ctx`; `coordinator` receives its JobFailure.
+// The reader starts reading at once; blocks of file i go to parsers[i % parsers.size()].
+caf::actor spawn_reader(caf::actor_system& sys, JobPtr ctx, std::vector<caf::actor> parsers,
+                        caf::actor sorter, caf::actor writer, caf::actor coordinator);
+// Replies BlockAck to each ByteBlock once the sorter took its queries; StageReport to InputDone.
+caf::actor spawn_parser(caf::actor_system& sys, JobPtr ctx, caf::actor sorter,
+                        caf::actor coordinator);
+// Takes QueryBatch (reply: queries held); on InputDone sends QueryMasses to `database` and
+// SortedReady to `splitter`; serves NextQueries; its StageReport goes to `writer`.
+caf::actor spawn_sorter(caf::actor_system& sys, JobPtr ctx, caf::actor splitter, caf::actor writer,
+                        caf::actor coordinator, caf::actor database);
+// Waits for IndexReady and SortedReady, then pulls chunks from the sorter and sends them to
+// `pool`; each PsmBatch and finally its StageReport and ChunksDone go to `writer`.
+caf::actor spawn_splitter(caf::actor_system& sys, JobPtr ctx, caf::actor pool, caf::actor writer,
+                          caf::actor coordinator);
+// Spills PsmBatches; once every chunk and the StageReports of database, reader, sorter and
+// splitter are in, writes the result files and sends the JobSummary to `coordinator`.
+caf::actor spawn_writer(caf::actor_system& sys, JobPtr ctx, caf::actor coordinator);
+// Loads the FASTA at once, registers the job's scoring context in `registry` (the index, its
+// fragment prefilter) and sends IndexReady to `splitter` and its StageReport to `writer`; a
+// narrow-window job's index waits for the sorter's QueryMasses. `build_threads` build it.
+caf::actor spawn_database(caf::actor_system& sys, JobPtr ctx, std::shared_ptr<JobRegistry> registry,
+                          caf::actor pool, caf::actor splitter, caf::actor writer,
+                          caf::actor coordinator, int build_threads);
+
 struct JobActors {
+  caf::actor database;
   caf::actor reader;
   std::vector<caf::actor> parsers;
   caf::actor sorter;
@@ -48,10 +93,10 @@ struct JobActors {
   std::vector<caf::actor> all() const;
 };
 
-// Spawns the per-job actors; the reader starts reading at once. `coordinator` receives
-// JobFailure and the final JobSummary. The splitter waits for IndexReady before scoring.
-JobActors spawn_job_pipeline(caf::actor_system& sys, std::shared_ptr<JobContext> ctx,
-                             caf::actor pool, caf::actor coordinator);
+// Spawns every stage of a job, wired as above.
+JobActors spawn_job_pipeline(caf::actor_system& sys, JobPtr ctx,
+                             std::shared_ptr<JobRegistry> registry, caf::actor pool,
+                             caf::actor coordinator, int build_threads);
 
 // The shared scorer pool with `scorers` scorers; accepts QueryChunk (reply PsmBatch),
 // ResizePool, ForgetJob and get_atom (reply: std::vector<caf::actor>, the scorers in rotation).

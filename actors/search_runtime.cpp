@@ -1,10 +1,9 @@
 // SearchRuntime: the actor system, the shared scorer pool, and run() as the coordinator of one
-// job (spawns the job's actors, builds the peptide index meanwhile, waits for the JobSummary or a
-// JobFailure, stops the actors and cleans up).
+// job: validate it, spawn its actors (actors/pipeline.hpp; the database stage builds the index
+// meanwhile), wait for the JobSummary or a JobFailure, stop the actors and clean up.
 #include "actors/search_runtime.hpp"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -15,30 +14,19 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <optional>
 #include <thread>
 
 #include "actors/pipeline.hpp"
 #include "io/job_files.hpp"
 #include "io/job_results.hpp"
-#include "io/protein_database.hpp"
 #include "messages/registration.hpp"
-#include "scoring/fragment_index.hpp"
 #include "scoring/fragment_slices.hpp"
-#include "scoring/peptide_index.hpp"
 #include "scoring/search.hpp"
 #include "scoring/search_plan.hpp"
 
 namespace ionflow {
 namespace {
-
-// "job <id>: " before a log line of a job run by `ionflow serve` (its log interleaves many
-// jobs); nothing for `ionflow search` (kLocalJobId), whose process runs one job.
-std::string log_prefix(const JobSpec& job) {
-  return job.id == kLocalJobId ? std::string() : "job " + job.id + ": ";
-}
 
 int usable_cores() {
   cpu_set_t set;
@@ -101,6 +89,71 @@ void validate(JobSpec& job) {
   if (!job.temp_directory.empty()) std::filesystem::create_directories(job.temp_directory, ec);
 }
 
+// How a job's actors ended, as the coordinator saw it.
+struct JobOutcome {
+  JobSummary summary;
+  bool finished = false;
+  bool cancelled = false;
+  std::string error;
+  size_t downs = 0;  // down messages of the job's actors received
+};
+
+// Waits for the writer's JobSummary, a JobFailure, an actor's death or the caller's cancel
+// (polled every 100 ms).
+JobOutcome await_job(caf::scoped_actor& self, caf::actor_system& sys, uint64_t key,
+                     const JobControl* control) {
+  JobOutcome out;
+  while (!out.finished && !out.cancelled && out.error.empty()) {
+    self->receive(
+        [&](JobSummary& s) {
+          out.summary = std::move(s);
+          out.finished = true;
+        },
+        [&](JobFailure& f) {
+          if (f.job != key) return;
+          if (f.cancelled) {
+            out.cancelled = true;
+          } else {
+            out.error = f.message;
+          }
+        },
+        [&](caf::down_msg& down) {
+          ++out.downs;
+          out.error = "pipeline actor stopped unexpectedly: " + sys.render(down.reason);
+        },
+        caf::after(std::chrono::milliseconds(100)) >> [] {});
+    if (!out.finished && control && control->cancel.load()) out.cancelled = true;
+  }
+  return out;
+}
+
+// Stops the job's actors and waits until they are gone (temp and spill files closed); an
+// unfinished job is aborted first, so that its builds and scorers stop early.
+void stop_job(caf::scoped_actor& self, JobContext& ctx, const std::vector<caf::actor>& all,
+              JobOutcome& outcome) {
+  if (!outcome.finished) ctx.aborted = true;
+  for (const caf::actor& a : all) self->send_exit(a, caf::exit_reason::user_shutdown);
+  bool waiting = true;
+  while (waiting && outcome.downs < all.size()) {
+    self->receive([&](caf::down_msg&) { ++outcome.downs; }, [&](JobFailure&) {},
+                  [&](JobSummary&) {},
+                  caf::after(std::chrono::seconds(120)) >> [&] { waiting = false; });
+  }
+}
+
+// The summary of a finished job: its warnings logged, an open search's slice builds added
+// (known only now; results.json was written before).
+JobSummary finished_summary(const JobSpec& job, const JobContext& ctx, JobSummary summary) {
+  for (const std::string& w : summary.warnings) spdlog::warn("{}{}", log_prefix(job), w);
+  if (auto counters = ctx.slice_counters()) {
+    const FragmentSliceStats st = counters->snapshot();
+    summary.fragment_index +=
+        fmt::format("; {} builds ({} repeated after eviction), peak {} held", st.builds,
+                    st.repeated_builds, megabytes(st.peak_held_bytes));
+  }
+  return summary;
+}
+
 }  // namespace
 
 struct SearchRuntime::Impl {
@@ -161,168 +214,23 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   warn_repeated_spectra_files(job);
   const uint64_t key = im.next_job++;
   auto ctx = std::make_shared<JobContext>(key, job, control, &im.scorers);
-
   caf::scoped_actor self{*im.sys};
-  JobActors actors = spawn_job_pipeline(*im.sys, ctx, im.pool, caf::actor_cast<caf::actor>(self));
-  std::vector<caf::actor> all = actors.all();
-  for (const caf::actor& a : all) self->monitor(a);
-
-  JobSummary summary;
-  bool finished = false;
-  bool cancelled = false;
-  std::string error;
-  size_t downs = 0;
-
-  // The database is read and digested here while the actors read, parse and sort the spectra.
-  // A narrow-window search builds its index when the sorter sends every query's mass
-  // (QueryMasses, below); any other builds it at once. Chunks wait for IndexReady.
-  const std::atomic<bool>* cancel_flag = control ? &control->cancel : nullptr;
-  // The build is compute: it may use every licensed core (the scorers wait for it anyway).
+  // The index build is compute: it may use every licensed core (the scorers wait for it).
   const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));
-  std::string fasta_sha, cache_status;
-  StageStats database_stats;
-  const bool selecting = selects_peptides(job.search, job.whole_index);
-  std::optional<DigestedDatabase> pending;  // digested, waiting for the queries' masses
-  // An open search over the fragment-index budget: its slices' builds, for the summary (the
-  // counters alone, so that the slices and the peptide index are freed when scoring ends).
-  std::shared_ptr<const FragmentSliceCounters> slice_counters;
-  // Widens the database stage's activity interval over its work since `busy_before` (its busy
-  // seconds then), which ended just now.
-  auto note_database_work = [&](double busy_before) {
-    const double end = ctx->elapsed_seconds();
-    note_active(database_stats, end - (database_stats.busy_seconds - busy_before), end);
-  };
-  auto publish_index = [&](std::shared_ptr<const PeptideIndex> index, const std::string& scope) {
-    StageStats& stats = database_stats;
-    const double busy_before = stats.busy_seconds;
-    check_searchable_database(job.fasta_path, job.search.database, *index);
-    FragmentPrefilter prefilter = build_fragment_prefilter(
-        index, job.search, static_cast<size_t>(job.fragment_index_budget_bytes), build_threads,
-        cancel_flag, std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted));
-    stats.busy_seconds += prefilter.build_seconds;
-    if (!prefilter.info.empty()) spdlog::info("{}{}", log_prefix(job), prefilter.info);
-    if (!prefilter.warning.empty()) spdlog::warn("{}{}", log_prefix(job), prefilter.warning);
-    const std::string fragment_status = prefilter.status;
-    if (prefilter.slices) slice_counters = prefilter.slices->counters();
-    note_database_work(busy_before);
-    auto scoring = std::make_shared<JobScoring>();
-    scoring->index = index;
-    scoring->fragments = std::move(prefilter.whole);
-    scoring->fragment_slices = std::move(prefilter.slices);
-    scoring->params = job.search;
-    scoring->stop = std::shared_ptr<const std::atomic<bool>>(ctx, &ctx->aborted);
-    im.registry->add(key, std::move(scoring));
-    // The writer drops the index once every chunk is scored (JobContext::release_index): the
-    // registry entry and each scorer's SpectrumScorer (ForgetJob). Weak pool handle: the
-    // context must not keep an actor alive.
-    ctx->set_index_release(
-        [registry = im.registry, pool = caf::actor_addr(im.pool.address()), key] {
-          registry->remove(key);
-          if (auto p = caf::actor_cast<caf::actor>(pool)) caf::anon_send(p, ForgetJob{key});
-        });
-    StageReport database;
-    database.job = key;
-    database.from = "database";
-    database.stages["database"] = stats;
-    database.input_sha256[job.fasta_path] = fasta_sha;
-    database.peptides_in_index = index->size();
-    database.index_cache = cache_status;
-    database.fragment_index = fragment_status;
-    database.index_scope = scope;
-    self->send(actors.writer, std::move(database));
-    self->send(actors.splitter, IndexReady{key, index->size(), stats});
-  };
-  try {
-    BusyTimer timer;
-    LoadedDatabase loaded = load_database(job.fasta_path, job.search, selecting,
-                                          job.index_cache_directory, build_threads, cancel_flag);
-    fasta_sha = loaded.fasta_sha256;
-    cache_status = loaded.cache_status;
-    database_stats.bytes += loaded.bytes_read;
-    database_stats.items = loaded.index ? loaded.index->size() : 0;
-    database_stats.busy_seconds = timer.seconds();
-    note_database_work(0.0);
-    if (loaded.index) {
-      publish_index(std::move(loaded.index), "");
-    } else {
-      pending.emplace(std::move(*loaded.digested));
-    }
-  } catch (const BuildCancelled&) {
-    cancelled = true;
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-
-  while (!finished && !cancelled && error.empty()) {
-    self->receive(
-        [&](JobSummary& s) {
-          summary = std::move(s);
-          finished = true;
-        },
-        [&](JobFailure& f) {
-          if (f.job != key) return;
-          if (f.cancelled) {
-            cancelled = true;
-          } else {
-            error = f.message;
-          }
-        },
-        [&](QueryMasses& masses) {
-          if (masses.job != key || !pending) return;
-          try {
-            const double busy_before = database_stats.busy_seconds;
-            BusyTimer timer;
-            SelectedIndex selected =
-                build_selected_index(std::move(*pending), masses.neutral_masses_da, job.search,
-                                     job.fasta_path, build_threads, cancel_flag);
-            database_stats.busy_seconds += timer.seconds();
-            database_stats.items = selected.index->size();
-            pending.reset();
-            note_database_work(busy_before);
-            publish_index(std::move(selected.index), selected.scope);
-            // The digested database (8-byte peptide ranges, 1.19 M on BSA) is freed: give its
-            // pages back now, after IndexReady, so that the scorers need not wait for it.
-            ::malloc_trim(0);
-          } catch (const BuildCancelled&) {
-            cancelled = true;
-          } catch (const std::exception& e) {
-            error = e.what();
-          }
-        },
-        [&](caf::down_msg& down) {
-          ++downs;
-          error = "pipeline actor stopped unexpectedly: " + im.sys->render(down.reason);
-        },
-        caf::after(std::chrono::milliseconds(100)) >> [] {});
-    if (!finished && control && control->cancel.load()) cancelled = true;
-  }
-
-  // Stop the job's actors and wait until they are gone (temp and spill files closed).
-  if (!finished) ctx->aborted = true;
-  for (const caf::actor& a : all) self->send_exit(a, caf::exit_reason::user_shutdown);
-  bool waiting = true;
-  while (waiting && downs < all.size()) {
-    self->receive([&](caf::down_msg&) { ++downs; }, [&](JobFailure&) {}, [&](JobSummary&) {},
-                  caf::after(std::chrono::seconds(120)) >> [&] { waiting = false; });
-  }
+  const std::vector<caf::actor> all =
+      spawn_job_pipeline(*im.sys, ctx, im.registry, im.pool, caf::actor_cast<caf::actor>(self),
+                         build_threads)
+          .all();
+  for (const caf::actor& a : all) self->monitor(a);
+  JobOutcome outcome = await_job(self, *im.sys, key, control);
+  stop_job(self, *ctx, all, outcome);
   im.registry->remove(key);
   caf::anon_send(im.pool, ForgetJob{key});
   ctx->detach_control();
-
-  if (finished) {
-    for (const std::string& w : summary.warnings) spdlog::warn("{}{}", log_prefix(job), w);
-    if (slice_counters) {
-      // Known only now (results.json was written before): what the scorers' builds came to.
-      const FragmentSliceStats st = slice_counters->snapshot();
-      summary.fragment_index +=
-          fmt::format("; {} builds ({} repeated after eviction), peak {} held", st.builds,
-                      st.repeated_builds, megabytes(st.peak_held_bytes));
-    }
-    return summary;
-  }
+  if (outcome.finished) return finished_summary(job, *ctx, std::move(outcome.summary));
   remove_job_outputs(job, ctx->committed());
-  if (cancelled) throw JobCancelled("job " + job.id + " cancelled");
-  throw JobError(error);
+  if (outcome.cancelled) throw JobCancelled("job " + job.id + " cancelled");
+  throw JobError(outcome.error);
 }
 
 }  // namespace ionflow

@@ -9,11 +9,12 @@
 // (also from on_progress; it never blocks); results never depend on the number of scorers,
 // parsers, chunk size, sorter budget or the order in which chunks complete.
 //
-// Threads: scorers, parsers, the reader, sorter and writer are detached actors (one thread
-// each); the splitter and the pool run on the CAF scheduler (Options::scheduler_threads).
+// Threads: scorers, parsers, the database, reader, sorter and writer are detached actors (one
+// thread each); the splitter and the pool run on the CAF scheduler (Options::scheduler_threads).
 // Scorers are the only CPU-heavy threads that persist, so the pool size is the number of
-// cores scoring. The calling thread of run() reads the FASTA and builds the peptide index while
-// the actors read, parse and sort the spectra, then waits (polling JobControl::cancel every
+// cores scoring. The job's database actor (detached) reads the FASTA and builds the peptide
+// index while the other actors read, parse and sort the spectra; the calling thread of run()
+// only coordinates: it spawns the job's actors and waits (polling JobControl::cancel every
 // 100 ms).
 //
 // Files: results go to "<name>.tmp" in job.output_directory and are renamed when all are

@@ -2,7 +2,7 @@
 //   StageReport  a stage's statistics and counts at its end (reader with the merged parser
 //                reports, sorter, splitter with the scorers' busy time) -> writer, which merges
 //                them into the JobSummary. `from` names the sender ("reader", "sorter", ...).
-//   IndexReady   coordinator -> splitter: the job's PeptideIndex is registered; chunks may be
+//   IndexReady   database -> splitter: the job's PeptideIndex is registered; chunks may be
 //                dispatched. Carries the database stage's statistics.
 //   ChunksDone   splitter -> writer: every chunk was scored and sent; `chunks` is their number.
 //   JobFailure   any stage -> coordinator: the job must end; `message` names the file and byte

@@ -6,7 +6,7 @@
 //   SortedReady  sorter -> splitter: all queries are sorted; `queries` is the total and
 //                `chunk_queries` the query counts of the chunks to cut, in order
 //                (scoring/chunk_plan.hpp: plan_chunks).
-//   QueryMasses  sorter -> coordinator, with SortedReady: every query's neutral mass (Da), for a
+//   QueryMasses  sorter -> database, with SortedReady: every query's neutral mass (Da), for a
 //                peptide index of only the peptides the precursor windows reach
 //                (scoring/precursor_selection.hpp).
 //   NextQueries  splitter -> sorter: request for the next `max_count` queries in order; the

@@ -33,6 +33,10 @@ struct DatabaseState {
   int build_threads = 1;
   std::string fasta_sha256, cache_status;
   std::optional<DigestedDatabase> pending;  // digested, waiting for the queries' masses
+  // QueryMasses that arrived before the load ran (a detached actor's self-sent load_atom can
+  // queue behind the sorter's message on a small job): handled once the load is done.
+  std::optional<QueryMasses> early_masses;
+  bool loaded = false;
   StageStats stats;
   bool failed = false;
 };
@@ -80,15 +84,15 @@ void publish_index(DatabaseActor* self, std::shared_ptr<const PeptideIndex> inde
       });
   StageReport report;
   report.job = key;
-  report.from = "database";
-  report.stages["database"] = st.stats;
+  report.from = Stage::kDatabase;
+  report.stages[stage_name(Stage::kDatabase)] = st.stats;
   report.input_sha256[job.fasta_path] = st.fasta_sha256;
   report.peptides_in_index = index->size();
   report.index_cache = st.cache_status;
   report.fragment_index = prefilter.status;
   report.index_scope = scope;
   self->send(st.writer, std::move(report));
-  self->send(st.splitter, IndexReady{key, index->size(), st.stats});
+  self->send(st.splitter, IndexReady{key});
 }
 
 // Reads the FASTA; builds and publishes the whole index, or keeps the digested database.
@@ -96,9 +100,9 @@ void load(DatabaseActor* self) {
   auto& st = self->state;
   const JobSpec& job = st.ctx->spec;
   BusyTimer timer;
-  LoadedDatabase loaded =
-      load_database(job.fasta_path, job.search, selects_peptides(job.search, job.whole_index),
-                    job.index_cache_directory, st.build_threads, &st.ctx->aborted);
+  LoadedDatabase loaded = load_database(
+      job.fasta_path, job.search, selects_peptides(job.search, job.whole_index),
+      job.index_cache_directory, st.build_threads, &st.ctx->aborted, job.max_memory_bytes);
   st.fasta_sha256 = loaded.fasta_sha256;
   st.cache_status = loaded.cache_status;
   st.stats.bytes += loaded.bytes_read;
@@ -142,7 +146,7 @@ void guarded(DatabaseActor* self, Step step) {
     st.failed = true;
   } catch (const std::exception& e) {
     st.failed = true;
-    report_failure(st.coordinator, *st.ctx, "database", e.what());
+    report_failure(st.coordinator, *st.ctx, e.what());
   }
 }
 
@@ -159,9 +163,22 @@ caf::behavior database_actor(DatabaseActor* self, JobPtr ctx, std::shared_ptr<Jo
   st.build_threads = build_threads;
   self->send(self, load_atom::value);  // the load runs once the actor is up
   return {
-      [self](load_atom) { guarded(self, [self] { load(self); }); },
+      [self](load_atom) {
+        auto& st = self->state;
+        guarded(self, [self] { load(self); });
+        st.loaded = true;
+        if (st.early_masses && st.pending && !st.failed) {
+          guarded(self, [self] { select(self, *self->state.early_masses); });
+        }
+        st.early_masses.reset();
+      },
       [self](QueryMasses& masses) {
-        if (!self->state.pending) return;
+        auto& st = self->state;
+        if (!st.loaded) {
+          st.early_masses = std::move(masses);
+          return;
+        }
+        if (!st.pending) return;
         guarded(self, [self, &masses] { select(self, masses); });
       },
   };

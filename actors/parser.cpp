@@ -34,7 +34,7 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
   return {
       [self](ByteBlock& block) -> caf::result<BlockAck> {
         auto& st = self->state;
-        BlockAck ack{block.job, block.file_index, block.offset, true};
+        BlockAck ack{block.job, true};
         if (st.failed || st.ctx->aborted) {
           ack.ok = false;
           return ack;
@@ -51,7 +51,7 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
           }
         } catch (const std::exception& e) {
           st.failed = true;
-          report_failure(st.coordinator, *st.ctx, "parser",
+          report_failure(st.coordinator, *st.ctx,
                          st.peak_lists->failure_message(e, block.file_index, block.offset));
           ack.ok = false;
           return ack;
@@ -63,7 +63,7 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
             .then([rp, ack](uint64_t) mutable { rp.deliver(ack); },
                   [self, rp, ack](caf::error& err) mutable {
                     auto& st = self->state;
-                    report_failure(st.coordinator, *st.ctx, "sorter",
+                    report_failure(st.coordinator, *st.ctx,
                                    "sorter failed: " + self->system().render(err));
                     BlockAck failed = ack;
                     failed.ok = false;
@@ -82,8 +82,8 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
         report.spectra_skipped = tally.spectra_skipped;
         report.spectra_skipped_first = tally.spectra_skipped_first;
         report.warnings = tally.warnings;
-        report.from = "parser";
-        report.stages["parser"] = st.stats;
+        report.from = Stage::kParser;
+        report.stages[stage_name(Stage::kParser)] = st.stats;
         return report;
       },
   };

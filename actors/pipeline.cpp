@@ -8,9 +8,9 @@
 
 namespace ionflow {
 
-void report_failure(const caf::actor& coordinator, const JobContext& ctx, const std::string& stage,
+void report_failure(const caf::actor& coordinator, const JobContext& ctx,
                     const std::string& message) {
-  caf::anon_send(coordinator, JobFailure{ctx.key, stage, message, false});
+  caf::anon_send(coordinator, JobFailure{ctx.key, message});
 }
 
 std::string log_prefix(const JobSpec& job) {

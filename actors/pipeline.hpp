@@ -51,7 +51,7 @@ inline constexpr int kMaxChunkUnreachable = 10;
 using JobPtr = std::shared_ptr<JobContext>;
 
 // Tells the coordinator that the job must end: `message` names the file and offset where known.
-void report_failure(const caf::actor& coordinator, const JobContext& ctx, const std::string& stage,
+void report_failure(const caf::actor& coordinator, const JobContext& ctx,
                     const std::string& message);
 
 // "job <id>: " before a log line of a job run by `ionflow serve` (its log interleaves many

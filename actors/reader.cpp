@@ -37,7 +37,7 @@ void reader_fail(ReaderActor* self, const std::string& message) {
   auto& st = self->state;
   if (st.failed) return;
   st.failed = true;
-  report_failure(st.coordinator, *st.ctx, "reader", message);
+  report_failure(st.coordinator, *st.ctx, message);
 }
 
 void reader_finish(ReaderActor* self) {
@@ -51,8 +51,8 @@ void reader_finish(ReaderActor* self) {
               auto& st = self->state;
               merge_stage_report(st.report, parser_report);
               if (++st.parser_reports < st.parsers.size()) return;
-              st.report.from = "reader";
-              st.report.stages["reader"] = st.stats;
+              st.report.from = Stage::kReader;
+              st.report.stages[stage_name(Stage::kReader)] = st.stats;
               st.report.input_sha256 = st.blocks->sha256();
               self->send(st.writer, std::move(st.report));
               self->send(st.sorter, InputDone{st.ctx->key});

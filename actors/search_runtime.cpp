@@ -110,12 +110,7 @@ JobOutcome await_job(caf::scoped_actor& self, caf::actor_system& sys, uint64_t k
           out.finished = true;
         },
         [&](JobFailure& f) {
-          if (f.job != key) return;
-          if (f.cancelled) {
-            out.cancelled = true;
-          } else {
-            out.error = f.message;
-          }
+          if (f.job == key) out.error = f.message;
         },
         [&](caf::down_msg& down) {
           ++out.downs;

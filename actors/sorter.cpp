@@ -32,7 +32,7 @@ using SorterActor = caf::stateful_actor<SorterState>;
 
 void sorter_fail(SorterActor* self, const std::exception& e) {
   auto& st = self->state;
-  if (!st.failed) report_failure(st.coordinator, *st.ctx, "sorter", e.what());
+  if (!st.failed) report_failure(st.coordinator, *st.ctx, e.what());
   st.failed = true;
 }
 
@@ -88,7 +88,7 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
         note_busy(st.stats, *st.ctx, timer);
         // The stage moves on in the splitter, which also knows whether the index is built.
         st.ctx->update_progress([total](JobProgress& p) { p.queries = total; }, true);
-        self->send(st.splitter, SortedReady{st.ctx->key, total, std::move(plan)});
+        self->send(st.splitter, SortedReady{st.ctx->key, std::move(plan)});
       },
       [self](NextQueries& request) -> QueryBatch {
         auto& st = self->state;
@@ -111,8 +111,8 @@ caf::behavior sorter_actor(SorterActor* self, JobPtr ctx, caf::actor splitter, c
           st.stats.bytes = rs.bytes_spilled;
           StageReport report;
           report.job = st.ctx->key;
-          report.from = "sorter";
-          report.stages["sorter"] = st.stats;
+          report.from = Stage::kSorter;
+          report.stages[stage_name(Stage::kSorter)] = st.stats;
           self->send(st.writer, std::move(report));
           st.runs.reset();  // removes the spill folder now
         }

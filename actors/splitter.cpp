@@ -36,7 +36,7 @@ using SplitterActor = caf::stateful_actor<SplitterState>;
 
 void splitter_fail(SplitterActor* self, const std::string& message) {
   auto& st = self->state;
-  if (!st.failed) report_failure(st.coordinator, *st.ctx, "scorer", message);
+  if (!st.failed) report_failure(st.coordinator, *st.ctx, message);
   st.failed = true;
 }
 
@@ -54,9 +54,9 @@ void splitter_maybe_finish(SplitterActor* self) {
   st.finished = true;
   StageReport report;
   report.job = st.ctx->key;
-  report.from = "splitter";
-  report.stages["splitter"] = st.splitter_stats;
-  report.stages["scorer"] = st.scorer_stats;
+  report.from = Stage::kSplitter;
+  report.stages[stage_name(Stage::kSplitter)] = st.splitter_stats;
+  report.stages[stage_name(Stage::kScorer)] = st.scorer_stats;
   self->send(st.writer, std::move(report));
   self->send(st.writer, ChunksDone{st.ctx->key, st.next_seq});
 }

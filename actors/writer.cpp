@@ -27,7 +27,7 @@ struct WriterState {
   std::unique_ptr<JobPsms> psms;  // created with the first batch; removes its spill file
   uint64_t batches = 0;           // PsmBatches received
   StageReport report;
-  std::vector<std::string> reports_from;
+  std::vector<Stage> reports_from;
   int64_t chunks_expected = -1;
   bool done = false;
   bool failed = false;
@@ -36,7 +36,7 @@ struct WriterState {
 
 using WriterActor = caf::stateful_actor<WriterState>;
 
-bool has_report(const WriterState& st, const char* from) {
+bool has_report(const WriterState& st, Stage from) {
   return std::find(st.reports_from.begin(), st.reports_from.end(), from) != st.reports_from.end();
 }
 
@@ -45,7 +45,7 @@ void writer_fail(WriterActor* self, const std::string& message) {
   st.psms.reset();  // removes the spill file now
   if (st.failed) return;
   st.failed = true;
-  report_failure(st.coordinator, *st.ctx, "writer", message);
+  report_failure(st.coordinator, *st.ctx, message);
 }
 
 JobPsms& writer_psms(WriterState& st) {
@@ -95,7 +95,7 @@ void writer_finish(WriterActor* self) {
     st.stats.bytes += psms.spill().bytes_written();
     st.psms.reset();  // removes the spill file
     note_busy(st.stats, *st.ctx, timer);
-    summary.stages["writer"] = st.stats;
+    summary.stages[stage_name(Stage::kWriter)] = st.stats;
     summary.input_sha256 = r.input_sha256;
     for (const std::string& name : result_file_names(spec)) {
       summary.output_files.push_back(
@@ -122,7 +122,7 @@ void writer_maybe_finish(WriterActor* self) {
   auto& st = self->state;
   if (st.done || st.failed || st.chunks_expected < 0) return;
   if (st.batches != static_cast<uint64_t>(st.chunks_expected)) return;
-  for (const char* from : {"database", "reader", "sorter", "splitter"}) {
+  for (Stage from : {Stage::kDatabase, Stage::kReader, Stage::kSorter, Stage::kSplitter}) {
     if (!has_report(st, from)) return;
   }
   st.done = true;

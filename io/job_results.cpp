@@ -133,6 +133,65 @@ void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFil
   }
 }
 
+std::string job_summary_json_text(const JobSummary& s, const std::string& in) {
+  std::ostringstream j;
+  bool first = true;
+  j << "{\n";
+  j << in << "  \"spectra_read\": " << s.spectra_read << ",\n";
+  j << in << "  \"spectra_skipped\": {";
+  first = true;
+  for (const auto& [reason, n] : s.spectra_skipped) {
+    j << (first ? "" : ", ") << json_quote(reason) << ": " << n;
+    first = false;
+  }
+  j << "},\n";
+  j << in << "  \"spectra_skipped_first\": {";
+  first = true;
+  for (const auto& [reason, where] : s.spectra_skipped_first) {
+    j << (first ? "" : ", ") << json_quote(reason) << ": " << json_quote(where);
+    first = false;
+  }
+  j << "},\n";
+  j << in << "  \"spectra_searched\": " << s.spectra_searched << ",\n";
+  if (!s.warnings.empty()) {
+    j << in << "  \"warnings\": [";
+    first = true;
+    for (const std::string& w : s.warnings) {
+      j << (first ? "" : ", ") << json_quote(w);
+      first = false;
+    }
+    j << "],\n";
+  }
+  j << in << "  \"queries\": " << s.queries << ",\n";
+  j << in << "  \"psms\": " << s.psms << ",\n";
+  j << in << "  \"psms_at_1pct_fdr\": " << s.psms_at_1pct << ",\n";
+  j << in << "  \"peptides_at_1pct_fdr\": " << s.peptides_at_1pct << ",\n";
+  j << in << "  \"proteins_at_1pct_fdr\": " << s.proteins_at_1pct << ",\n";
+  j << in << "  \"peptides_in_index\": " << s.peptides_in_index << ",\n";
+  if (!s.index_cache.empty())
+    j << in << "  \"index_cache\": " << json_quote(s.index_cache) << ",\n";
+  if (!s.fragment_index.empty()) {
+    j << in << "  \"fragment_index\": " << json_quote(s.fragment_index) << ",\n";
+  }
+  if (!s.index_scope.empty()) {
+    j << in << "  \"index_scope\": " << json_quote(s.index_scope) << ",\n";
+  }
+  j << in << "  \"wall_seconds\": " << num(s.wall_seconds) << ",\n";
+  j << in << "  \"peak_rss_bytes\": " << s.peak_rss_bytes << ",\n";
+  j << in << "  \"stages\": {";
+  first = true;
+  for (const auto& [name, st] : s.stages) {
+    j << (first ? "\n" : ",\n") << in << "    " << json_quote(name)
+      << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
+      << ", \"bytes\": " << st.bytes
+      << ", \"first_active_seconds\": " << num(st.first_active_seconds)
+      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << "}";
+    first = false;
+  }
+  j << "\n" << in << "  }\n" << in << "}";
+  return j.str();
+}
+
 void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& pending) {
   std::ostringstream j;
   j << "{\n";
@@ -153,58 +212,8 @@ void write_results_json(const JobSpec& spec, const JobSummary& s, PendingFiles& 
   for (const std::string& path : spec.spectra_paths) input(path, "spectra");
   input(spec.fasta_path, "fasta");
   j << "\n  ],\n";
-  j << "  \"summary\": {\n";
-  j << "    \"spectra_read\": " << s.spectra_read << ",\n";
-  j << "    \"spectra_skipped\": {";
-  first = true;
-  for (const auto& [reason, n] : s.spectra_skipped) {
-    j << (first ? "" : ", ") << json_quote(reason) << ": " << n;
-    first = false;
-  }
-  j << "},\n";
-  j << "    \"spectra_skipped_first\": {";
-  first = true;
-  for (const auto& [reason, where] : s.spectra_skipped_first) {
-    j << (first ? "" : ", ") << json_quote(reason) << ": " << json_quote(where);
-    first = false;
-  }
-  j << "},\n";
-  j << "    \"spectra_searched\": " << s.spectra_searched << ",\n";
-  if (!s.warnings.empty()) {
-    j << "    \"warnings\": [";
-    first = true;
-    for (const std::string& w : s.warnings) {
-      j << (first ? "" : ", ") << json_quote(w);
-      first = false;
-    }
-    j << "],\n";
-  }
-  j << "    \"queries\": " << s.queries << ",\n";
-  j << "    \"psms\": " << s.psms << ",\n";
-  j << "    \"psms_at_1pct_fdr\": " << s.psms_at_1pct << ",\n";
-  j << "    \"peptides_at_1pct_fdr\": " << s.peptides_at_1pct << ",\n";
-  j << "    \"proteins_at_1pct_fdr\": " << s.proteins_at_1pct << ",\n";
-  j << "    \"peptides_in_index\": " << s.peptides_in_index << ",\n";
-  if (!s.index_cache.empty()) j << "    \"index_cache\": " << json_quote(s.index_cache) << ",\n";
-  if (!s.fragment_index.empty()) {
-    j << "    \"fragment_index\": " << json_quote(s.fragment_index) << ",\n";
-  }
-  if (!s.index_scope.empty()) {
-    j << "    \"index_scope\": " << json_quote(s.index_scope) << ",\n";
-  }
-  j << "    \"wall_seconds\": " << num(s.wall_seconds) << ",\n";
-  j << "    \"peak_rss_bytes\": " << s.peak_rss_bytes << ",\n";
-  j << "    \"stages\": {";
-  first = true;
-  for (const auto& [name, st] : s.stages) {
-    j << (first ? "\n" : ",\n") << "      " << json_quote(name)
-      << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
-      << ", \"bytes\": " << st.bytes
-      << ", \"first_active_seconds\": " << num(st.first_active_seconds)
-      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << "}";
-    first = false;
-  }
-  j << "\n    }\n  },\n";
+  j << "  \"summary\": " << job_summary_json_text(s, "  ") << ",\n";
+
   j << "  \"output_files\": [";
   first = true;
   for (const std::string& f : s.output_files) {

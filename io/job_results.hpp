@@ -58,6 +58,13 @@ void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFil
 // The same for PSMs in a vector.
 void write_result_formats(const JobSpec& spec, const std::vector<Psm>& psms, PendingFiles& pending);
 
+// The JobSummary as a JSON object, the one writer of its fields (results.json's "summary" and
+// the service's summary, service/summary_report): counts, skip reasons, warnings (only when
+// there are some), index notes (only when set), wall seconds and peak RSS, per-stage statistics;
+// seconds with 6 decimals. Nested lines are indented by `indent` plus two spaces per level; the
+// text has no trailing newline.
+std::string job_summary_json_text(const JobSummary& summary, const std::string& indent);
+
 // Writes results.json (as .tmp) into `pending`.
 void write_results_json(const JobSpec& spec, const JobSummary& summary, PendingFiles& pending);
 

@@ -24,6 +24,9 @@
 //   evalue            scientific, 4 significant digits ("1.234e-05")
 //   precursor_mz      Th, 6 decimals
 //   scan              scan number, or empty when unknown
+//   discriminant_score  the score the q-values follow (Psm::score, 6 decimals): the rescored
+//                     linear discriminant (scoring/rescoring.hpp), or the search's statistic
+//                     when rescoring was not applied (Sage: sage_discriminant_score)
 // Tabs and newlines inside text fields become spaces. Numbers via std::to_chars: locale-free and
 // deterministic.
 #include <string_view>
@@ -41,7 +44,7 @@ constexpr std::string_view kHeader =
     "psm_id\tfilename\tscannr\trank\tlabel\texpmass\tcalcmass\tcharge\tpeptide\tproteins\t"
     "peptide_len\tmissed_cleavages\tisotope_error\tprecursor_ppm\tfragment_ppm\thyperscore\t"
     "delta_next\tmatched_peaks\trt\tspectrum_q\tpeptide_q\tprotein_q\tevalue\tprecursor_mz\tscan"
-    "\n";
+    "\tdiscriminant_score\n";
 
 void put_field(TextOutput& out, std::string_view text) {
   for (char c : text) out.put(c == '\t' || c == '\n' || c == '\r' ? ' ' : c);
@@ -109,6 +112,8 @@ void write_tsv(std::ostream& out, const PsmSource& psms, const ResultContext& co
     text.put_fixed(psm.precursor_mz, 6);
     text.put('\t');
     if (psm.scan >= 0) text.put_int(psm.scan);
+    text.put('\t');
+    text.put_fixed(psm.score, 6);
     text.put('\n');
   });
   text.finish();

@@ -20,8 +20,6 @@ struct ByteBlock {
 
 struct BlockAck {
   uint64_t job = 0;
-  uint32_t file_index = 0;
-  uint64_t offset = 0;
   bool ok = true;  // false: the parser failed and reported a JobFailure
 };
 

@@ -40,6 +40,10 @@ struct JobSpec {
   // Open searches: memory for the scorers' fragment-ion index (job key fragment_index_memory_mb).
   // A larger index is cut into slices built on demand within it (scoring/fragment_slices.hpp).
   uint64_t fragment_index_budget_bytes = 2ull << 30;
+  // Memory budget of the peptide index build (`--max-memory` of ionflow search / serve, not a
+  // job key): a job whose estimate (scoring/index_memory.hpp) exceeds it fails before the
+  // build. 0 = no budget.
+  uint64_t max_memory_bytes = 0;
   std::string index_cache_directory;  // peptide-index cache (io/index_cache.hpp); "" = none.
                                       // Used only by jobs that index the whole database.
   // Index every peptide even when the windows are narrow (not a job key: for tests and

@@ -1,9 +1,9 @@
 // Job-level messages between the pipeline stages, the writer and the job's coordinator.
 //   StageReport  a stage's statistics and counts at its end (reader with the merged parser
 //                reports, sorter, splitter with the scorers' busy time) -> writer, which merges
-//                them into the JobSummary. `from` names the sender ("reader", "sorter", ...).
+//                them into the JobSummary. `from` is the sender (messages/stage.hpp).
 //   IndexReady   database -> splitter: the job's PeptideIndex is registered; chunks may be
-//                dispatched. Carries the database stage's statistics.
+//                dispatched (the database's statistics go to the writer in its StageReport).
 //   ChunksDone   splitter -> writer: every chunk was scored and sent; `chunks` is their number.
 //   JobFailure   any stage -> coordinator: the job must end; `message` names the file and byte
 //                offset or line where known. The coordinator stops the job and throws JobError.
@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "messages/job.hpp"
+#include "messages/stage.hpp"
 
 namespace ionflow {
 
 struct StageReport {
   uint64_t job = 0;
-  std::string from;
+  Stage from = Stage::kReader;
   std::map<std::string, StageStats> stages;  // stage name -> stats
   uint64_t spectra_read = 0;
   uint64_t spectra_searched = 0;
@@ -39,8 +40,6 @@ struct StageReport {
 
 struct IndexReady {
   uint64_t job = 0;
-  uint64_t peptides = 0;  // peptide forms in the index (targets and decoys)
-  StageStats database;    // reading the FASTA and building the index
 };
 
 struct ChunksDone {
@@ -50,9 +49,7 @@ struct ChunksDone {
 
 struct JobFailure {
   uint64_t job = 0;
-  std::string stage;    // "reader", "parser", ...
   std::string message;  // "BSA1.mzML: (byte 18234): ..."
-  bool cancelled = false;
 };
 
 // Adds `from`'s statistics and counts into `into` (sums; checksums and stages merged; activity

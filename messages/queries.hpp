@@ -3,8 +3,8 @@
 //                sorter -> splitter: the next queries in sorted order (reply to NextQueries).
 //   InputDone    reader -> parser (reply: StageReport of that parser) and reader -> sorter:
 //                no more queries will arrive.
-//   SortedReady  sorter -> splitter: all queries are sorted; `queries` is the total and
-//                `chunk_queries` the query counts of the chunks to cut, in order
+//   SortedReady  sorter -> splitter: all queries are sorted; `chunk_queries` holds the query
+//                counts of the chunks to cut, in order
 //                (scoring/chunk_plan.hpp: plan_chunks).
 //   QueryMasses  sorter -> database, with SortedReady: every query's neutral mass (Da), for a
 //                peptide index of only the peptides the precursor windows reach
@@ -32,8 +32,7 @@ struct InputDone {
 
 struct SortedReady {
   uint64_t job = 0;
-  uint64_t queries = 0;
-  std::vector<uint32_t> chunk_queries;  // sums to `queries`
+  std::vector<uint32_t> chunk_queries;  // sums to the number of queries
 };
 
 struct QueryMasses {

@@ -108,8 +108,8 @@ typename Inspector::result_type inspect(Inspector& f, JobSpec& x) {
            x.output_directory, x.search, x.licensed_cores, x.scorers, x.parsers, x.chunk_size,
            x.block_size_bytes, x.max_blocks_in_flight, x.max_chunks_in_flight,
            x.sorter_memory_budget_bytes, x.temp_directory, x.fragment_index_budget_bytes,
-           x.index_cache_directory, x.whole_index, x.output_formats, x.zstd, x.priority,
-           x.effective_parameters_json);
+           x.max_memory_bytes, x.index_cache_directory, x.whole_index, x.output_formats, x.zstd,
+           x.priority, x.effective_parameters_json);
 }
 
 template <class Inspector>
@@ -137,7 +137,7 @@ typename Inspector::result_type inspect(Inspector& f, ByteBlock& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, BlockAck& x) {
-  return f(caf::meta::type_name("ionflow::BlockAck"), x.job, x.file_index, x.offset, x.ok);
+  return f(caf::meta::type_name("ionflow::BlockAck"), x.job, x.ok);
 }
 
 template <class Inspector>
@@ -152,7 +152,7 @@ typename Inspector::result_type inspect(Inspector& f, InputDone& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, SortedReady& x) {
-  return f(caf::meta::type_name("ionflow::SortedReady"), x.job, x.queries, x.chunk_queries);
+  return f(caf::meta::type_name("ionflow::SortedReady"), x.job, x.chunk_queries);
 }
 
 template <class Inspector>
@@ -186,7 +186,7 @@ typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, IndexReady& x) {
-  return f(caf::meta::type_name("ionflow::IndexReady"), x.job, x.peptides, x.database);
+  return f(caf::meta::type_name("ionflow::IndexReady"), x.job);
 }
 
 template <class Inspector>
@@ -196,7 +196,7 @@ typename Inspector::result_type inspect(Inspector& f, ChunksDone& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, JobFailure& x) {
-  return f(caf::meta::type_name("ionflow::JobFailure"), x.job, x.stage, x.message, x.cancelled);
+  return f(caf::meta::type_name("ionflow::JobFailure"), x.job, x.message);
 }
 
 template <class Inspector>

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,28 @@ inline size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+// The "did you mean" suggestion for an unknown `name` among `known` (anything iterable whose
+// elements convert to std::string_view): the nearest known name within fewer than
+// max(3, |name| / 3 + 1) edits, the first of equal distance; "" if none is that near.
+template <class Names>
+std::string_view closest_name(std::string_view name, const Names& known) {
+  std::string_view best;
+  size_t best_distance = std::max<size_t>(3, name.size() / 3 + 1);
+  for (const auto& k : known) {
+    const std::string_view candidate(k);
+    const size_t d = edit_distance(name, candidate);
+    if (d < best_distance) best_distance = d, best = candidate;
+  }
+  return best;
+}
+
+// "; did you mean \"<suggestion>\"?", or "" for no suggestion: the tail of an "unknown key"
+// message.
+inline std::string did_you_mean(std::string_view suggestion) {
+  if (suggestion.empty()) return {};
+  return "; did you mean \"" + std::string(suggestion) + "\"?";
 }
 
 }  // namespace ionflow

@@ -13,20 +13,26 @@
 //                 For phosphate buffer (E and D) use "custom" with cleave_at "DE".
 //   chymotrypsin  C-terminal to F/W/Y/L, not before P      (Comet Chymotrypsin "FWYL P"; the
 //                 low-specificity form of Expasy PeptideCutter, without its M and H rules)
-//   no-enzyme     every peptide bond (aliases: nonspecific, unspecific, unspecific cleavage)
-//   no-cleavage   no bond: the whole protein is one peptide
+//   no-enzyme     every peptide bond (Sage's cleave_at "")
+//   no-cleavage   no bond: the whole protein is one peptide (Sage's cleave_at "$")
 //   custom        EnzymeParameters::cleave_at / restrict / c_terminal with Sage's meaning:
 //                 cleave C-terminal (c_terminal) or N-terminal to each cleave_at residue, unless
 //                 the residue after the site is in `restrict` (for N-terminal enzymes, unless
 //                 the residue BEFORE the site is in `restrict`; Sage checks the residue after the
 //                 cut, which for an N-terminal enzyme is the cleave_at residue itself). Sage's
 //                 special values: cleave_at "" = every bond, "$" = no bond.
+// Aliases (canonical_enzyme_name): trypsinp; lysc, lys_c; lysn, lys_n; argc, arg_c; aspn, asp_n;
+// gluc, glu_c, v8; nonspecific, non-specific, unspecific, unspecific cleavage, no_enzyme (=
+// no-enzyme); no cleavage, no_cleavage (= no-cleavage). This is the one table of enzyme names:
+// the job message (service/job_message) translates between names and Sage's cleave_at /
+// restrict / c_terminal with find_enzyme_rule and find_enzyme_rule_by_rule.
 // Immutable after construction; thread-safe to share. Errors: std::invalid_argument.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,5 +76,25 @@ class Enzyme {
 
 // The names Enzyme accepts (canonical spellings), e.g. for error messages and the CLI help.
 std::vector<std::string> known_enzyme_names();
+
+// A named rule in Sage's terms.
+struct EnzymeRule {
+  std::string name;        // canonical lower-case name, e.g. "trypsin"
+  std::string cleave_at;   // residues at which to cleave ("" every bond, "$" none)
+  std::string restrict;    // no cleavage when the residue after the site is one of these
+  bool c_terminal = true;  // cleave after (true) or before (false) cleave_at residues
+};
+
+// The canonical spelling of a name or alias, lower case ("LysC" -> "lys-c"); other names are
+// returned lower-cased.
+std::string canonical_enzyme_name(std::string_view name);
+// The rule for a name or alias (case-insensitive: "Trypsin", "LYS-C"); nullopt if unknown, also
+// for "custom".
+std::optional<EnzymeRule> find_enzyme_rule(std::string_view name);
+// The named rule with exactly this cleavage rule (residue order ignored); nullopt if none.
+std::optional<EnzymeRule> find_enzyme_rule_by_rule(std::string_view cleave_at,
+                                                   std::string_view restrict, bool c_terminal);
+// "trypsin, trypsin/p, lys-c, ..." (the named rules, without "custom") for error messages.
+std::string enzyme_rule_names();
 
 }  // namespace ionflow

@@ -12,6 +12,7 @@
 
 #include "scoring/ion_series.hpp"
 #include "scoring/mass.hpp"
+#include "scoring/precursor_window.hpp"
 
 namespace ionflow {
 
@@ -334,8 +335,7 @@ void precursor_windows(const PeptideIndex& peptides, const SearchParameters& par
   PrecursorWindow raw[16];
   size_t n_raw = 0;
   for (int k : params.isotope_errors) {
-    const double observed = query.neutral_mass - k * mass::kC13C12Spacing;
-    const auto [lo, hi] = params.precursor_tolerance.theoretical_range(observed);
+    const auto [lo, hi] = precursor_window_da(params, query.neutral_mass, k);
     const auto [first, last] = peptides.mass_range(lo, hi);
     if (first >= last) continue;
     if (n_raw == 16) throw std::invalid_argument("precursor_windows: more than 16 isotope errors");

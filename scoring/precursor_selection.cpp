@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "scoring/mass.hpp"
+#include "scoring/precursor_window.hpp"
 
 namespace ionflow {
 
@@ -27,9 +28,8 @@ PrecursorSelection::PrecursorSelection(const std::vector<double>& query_neutral_
   constexpr double kWidenDa = 1e-6;  // covers rounding between base + shift and a form's mass
   for (double neutral_mass : query_neutral_masses_da) {
     for (int k : params.isotope_errors) {
-      // The scorer's window (spectrum_scorer.cpp, find_windows), the same expression.
-      const double observed = neutral_mass - k * mass::kC13C12Spacing;
-      auto [lo, hi] = params.precursor_tolerance.theoretical_range(observed);
+      // The scorer's window (spectrum_scorer.cpp, find_windows): the same function.
+      auto [lo, hi] = precursor_window_da(params, neutral_mass, k);
       lo -= kWidenDa;
       hi += kWidenDa;
       if (!(hi >= 0.0) || !(lo < max_mass_da)) continue;  // also skips NaN

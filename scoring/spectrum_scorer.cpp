@@ -79,6 +79,7 @@
 #include "scoring/ion_series.hpp"
 #include "scoring/mass.hpp"
 #include "scoring/peak_table.hpp"
+#include "scoring/precursor_window.hpp"
 #include "scoring/proforma.hpp"
 #include "scoring/search.hpp"
 #include "scoring/xcorr.hpp"
@@ -204,8 +205,7 @@ struct SpectrumScorer::Impl {
     windows.clear();
     const std::vector<double>& masses = index->masses();
     for (int k : params.isotope_errors) {
-      const double observed = query.neutral_mass - k * mass::kC13C12Spacing;
-      auto [lo, hi] = params.precursor_tolerance.theoretical_range(observed);
+      auto [lo, hi] = precursor_window_da(params, query.neutral_mass, k);
       MassWindow w{k, lower_index(masses, lo), upper_index(masses, hi)};
       if (w.first < w.last) windows.push_back(w);
     }

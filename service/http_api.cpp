@@ -18,6 +18,7 @@
 
 #include "scoring/edit_distance.hpp"
 #include "service/api_token.hpp"
+#include "service/guarded_http_server.hpp"
 #include "service/job_message.hpp"
 #include "service/summary_report.hpp"
 
@@ -117,7 +118,7 @@ struct HttpApi::Impl {
   const Unimod& unimod;
   Metrics& metrics;
   Options options;
-  httplib::Server server;
+  GuardedHttpServer server;
   // The listening socket, captured when cpp-httplib creates it (see widen_listen_backlog).
   int listen_socket = -1;
   std::unique_ptr<ScorerControl> own_control;  // when Options::scorer_control is null
@@ -126,7 +127,13 @@ struct HttpApi::Impl {
   std::mutex submit_mutex;
 
   Impl(JobStore& s, Scheduler& sc, SearchRuntime& r, const Unimod& u, Metrics& m, Options o)
-      : store(s), scheduler(sc), runtime(r), unimod(u), metrics(m), options(std::move(o)) {
+      : store(s),
+        scheduler(sc),
+        runtime(r),
+        unimod(u),
+        metrics(m),
+        options(std::move(o)),
+        server(options.http_limits) {
     control = options.scorer_control;
     if (!control) {
       own_control = std::make_unique<ScorerControl>(runtime, nullptr, ScorerControl::Options{});
@@ -169,10 +176,7 @@ struct HttpApi::Impl {
       ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
       listen_socket = sock;
     });
-    // Idle or slow clients each hold a worker until the read timeout: more workers than
-    // cpp-httplib's default 8, and a shorter wait for a request that stalls.
-    server.new_task_queue = [] { return new httplib::ThreadPool(64); };
-    server.set_read_timeout(5, 0);
+    // Slow and stalled clients: timeouts, keep-alive and per-address caps in GuardedHttpServer.
     server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;
       if (res.status == 413) {

@@ -24,8 +24,8 @@
 // missing file, a path outside the data roots or with ".."), 401 no or wrong token, 404 unknown
 // job or route, 405 a known route with another method (Allow header lists the methods), 409
 // wrong state, 413 body too large, 429 queue full (Retry-After header).
-// Thread-safety: requests are served on httplib's thread pool; stop() may be called from any
-// thread.
+// Thread-safety: requests are served on GuardedHttpServer's workers; stop() may be called from
+// any thread. Connections beyond Options::http_limits get 503 at once (see guarded_http_server.hpp).
 #pragma once
 
 #include <cstddef>
@@ -39,6 +39,7 @@
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
+#include "service/guarded_http_server.hpp"
 #include "service/scorer_control.hpp"
 
 namespace ionflow {
@@ -53,6 +54,8 @@ class HttpApi {
     // Sizes the scorer pool for GET/PUT /v1/scorers; nullptr = a plain one without
     // autoscaling, owned by the HttpApi. Must outlive the HttpApi.
     ScorerControl* scorer_control = nullptr;
+    // Timeouts and connection caps against slow or stalled clients (GuardedHttpServer).
+    HttpConnectionLimits http_limits;
   };
   HttpApi(JobStore& store, Scheduler& scheduler, SearchRuntime& runtime, const Unimod& unimod,
           Metrics& metrics, Options options);

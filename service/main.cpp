@@ -161,6 +161,10 @@ int main(int argc, char** argv) {
   s->add_flag("--dry-run", search.dry_run,
               "Print the effective parameters (JSON) on stdout and exit without searching");
   s->add_flag("-q,--quiet", search.quiet, "No progress output and no [info] log lines");
+  s->add_option("--max-memory", search.max_memory,
+                "Memory budget of the peptide index (8G, 512M, bytes); a job estimated above it "
+                "fails at once naming the settings. Default: 3/4 of MemAvailable (or of the "
+                "cgroup limit)");
 
   // ---- serve and client commands --------------------------------------------------------------
   ionflow::ServeOptions serve;
@@ -207,6 +211,12 @@ int main(int argc, char** argv) {
       ->envname("IONFLOW_API_TOKEN");
   sv->add_option("--max-queued-jobs", serve.max_queued_jobs,
                  "Submissions beyond this many queued jobs are refused with 429")
+      ->capture_default_str();
+  sv->add_option("--max-memory", serve.max_memory,
+                 "Memory budget of each job's peptide index (8G, 512M, bytes). Default: 3/4 of "
+                 "MemAvailable (or of the cgroup limit) / --concurrent-jobs");
+  sv->add_option("--max-connections-per-client", serve.max_connections_per_client,
+                 "Open HTTP connections per client IP address; more are answered 503 at once")
       ->capture_default_str();
 
   ionflow::ClientOptions client;

@@ -160,6 +160,7 @@ void Scheduler::run_job(const JobRecord& record) {
     return;
   }
   parsed.spec.id = id;
+  parsed.spec.max_memory_bytes = options_.max_memory_bytes;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job->chunk_size = parsed.spec.chunk_size;

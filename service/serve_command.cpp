@@ -18,6 +18,7 @@
 #include "actors/search_runtime.hpp"
 #include "service/http_api.hpp"
 #include "service/job_store.hpp"
+#include "service/memory_budget.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
 #include "service/scorer_control.hpp"
@@ -63,6 +64,20 @@ int run_serve_command(const ServeOptions& options) {
                "ionflow serve: --scorers and --licensed-cores must be >= 0 (0 = usable "
                "cores), got {} and {}\n",
                options.scorers, options.licensed_cores);
+    return 2;
+  }
+  uint64_t max_memory_bytes = 0;
+  try {
+    max_memory_bytes = options.max_memory.empty()
+                           ? default_max_memory_bytes(options.concurrent_jobs)
+                           : parse_memory_size(options.max_memory);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "ionflow serve: --max-memory: {}\n", e.what());
+    return 2;
+  }
+  if (options.max_connections_per_client < 1) {
+    fmt::print(stderr, "ionflow serve: --max-connections-per-client must be >= 1, got {}\n",
+               options.max_connections_per_client);
     return 2;
   }
   if (!(options.grace_seconds >= 0)) {
@@ -131,6 +146,7 @@ int run_serve_command(const ServeOptions& options) {
     // Jobs over the same FASTA and digestion settings share one cached peptide index.
     scheduler_options.index_cache_directory = (data_dir / "index-cache").string();
     scheduler_options.data_roots = roots;
+    scheduler_options.max_memory_bytes = max_memory_bytes;
     Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options);
     ScorerControl::Options control_options;
     control_options.min_scorers = options.min_scorers;
@@ -150,6 +166,7 @@ int run_serve_command(const ServeOptions& options) {
     api_options.max_body_bytes = options.max_body_bytes;
     api_options.api_token = options.api_token;
     api_options.max_queued_jobs = options.max_queued_jobs;
+    api_options.http_limits.max_connections_per_address = options.max_connections_per_client;
     api_options.scorer_control = control.get();
     HttpApi api(store, scheduler, runtime, unimod, metrics, api_options);
     int bound = api.bind(host, port);

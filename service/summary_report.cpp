@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "io/job_results.hpp"
 #include "messages/job_events.hpp"
 #include "service/progress_reporter.hpp"
 
@@ -124,42 +125,9 @@ std::string format_job_summary(const JobSummary& s) {
 }
 
 JsonValue job_summary_json(const JobSummary& s) {
-  JsonValue o = JsonValue::object();
-  o.set("spectra_read", s.spectra_read);
-  JsonValue skipped = JsonValue::object();
-  for (const auto& [reason, n] : s.spectra_skipped) skipped.set(reason, n);
-  o.set("spectra_skipped", std::move(skipped));
-  JsonValue first_skipped = JsonValue::object();
-  for (const auto& [reason, where] : s.spectra_skipped_first) first_skipped.set(reason, where);
-  o.set("spectra_skipped_first", std::move(first_skipped));
-  o.set("spectra_searched", s.spectra_searched);
-  if (!s.warnings.empty()) {
-    JsonValue warnings = JsonValue::array();
-    for (const std::string& w : s.warnings) warnings.push_back(w);
-    o.set("warnings", std::move(warnings));
-  }
-  o.set("queries", s.queries);
-  o.set("psms", s.psms);
-  o.set("psms_at_1pct_fdr", s.psms_at_1pct);
-  o.set("peptides_at_1pct_fdr", s.peptides_at_1pct);
-  o.set("proteins_at_1pct_fdr", s.proteins_at_1pct);
-  o.set("peptides_in_index", s.peptides_in_index);
-  if (!s.index_cache.empty()) o.set("index_cache", s.index_cache);
-  if (!s.fragment_index.empty()) o.set("fragment_index", s.fragment_index);
-  if (!s.index_scope.empty()) o.set("index_scope", s.index_scope);
-  o.set("wall_seconds", s.wall_seconds);
-  o.set("peak_rss_bytes", s.peak_rss_bytes);
-  JsonValue stages = JsonValue::object();
-  for (const auto& [name, st] : s.stages) {
-    JsonValue x = JsonValue::object();
-    x.set("busy_seconds", st.busy_seconds);
-    x.set("items", st.items);
-    x.set("bytes", st.bytes);
-    x.set("first_active_seconds", st.first_active_seconds);
-    x.set("last_active_seconds", st.last_active_seconds);
-    stages.set(name, std::move(x));
-  }
-  o.set("stages", std::move(stages));
+  // One writer of the summary's fields: results.json's (io/job_results.hpp), here with the
+  // output files' full paths.
+  JsonValue o = parse_json(job_summary_json_text(s, ""));
   JsonValue files = JsonValue::array();
   for (const auto& f : s.output_files) files.push_back(f);
   o.set("output_files", std::move(files));

@@ -18,8 +18,8 @@ namespace ionflow {
 // Multi-line human-readable summary, each line ending in '\n'.
 std::string format_job_summary(const JobSummary& summary);
 
-// {"spectra_read": ..., "spectra_skipped": {...}, ..., "stages": {"reader": {"busy_seconds",
-// "items", "bytes"}}, "output_files": [...]}; "warnings": [...] only when there are some.
+// results.json's "summary" (io/job_results.hpp: job_summary_json_text, the one writer of its
+// fields) plus "output_files": [...] with full paths.
 JsonValue job_summary_json(const JobSummary& summary);
 
 // {"stage": ..., "bytes_read": ..., ..., "fraction": 0.42} for the service API.

@@ -46,8 +46,8 @@ TEST_F(DatabaseStage, BuildsTheWholeIndexAtOnceAndRegistersIt) {
   IndexReady ready;
   StageReport report;
   receive_index(ready, report);
-  EXPECT_EQ(ready.peptides, want);
-  EXPECT_EQ(report.from, "database");
+  EXPECT_EQ(ready.job, kJob);
+  EXPECT_EQ(report.from, Stage::kDatabase);
   EXPECT_EQ(report.peptides_in_index, want);
   EXPECT_EQ(report.index_scope, "");
   EXPECT_EQ(report.input_sha256.at(kFasta).size(), 64u);
@@ -62,7 +62,8 @@ TEST_F(DatabaseStage, ANarrowWindowIndexWaitsForTheQueriesMasses) {
   IndexReady ready;
   StageReport report;
   receive_index(ready, report);
-  EXPECT_GT(ready.peptides, 0u);
+  EXPECT_EQ(ready.job, kJob);
+  EXPECT_GT(report.peptides_in_index, 0u);
   EXPECT_EQ(report.index_scope.rfind("selected: the peptides within the 2 queries' precursor "
                                      "windows",
                                      0),

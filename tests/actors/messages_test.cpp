@@ -181,16 +181,16 @@ TEST_F(MessagesTest, BlockAndReportRoundTrip) {
 
   StageReport r;
   r.job = 9;
-  r.from = "reader";
+  r.from = Stage::kReader;
   r.stages["parser"] = {0.5, 139, 1184746};
   r.spectra_skipped["not MS2"] = 2;
   r.input_sha256["x.mzML"] = "e3b0";
   StageReport rb = round_trip(r);
-  EXPECT_EQ(rb.from, "reader");
+  EXPECT_EQ(rb.from, Stage::kReader);
   EXPECT_EQ(rb.stages.at("parser").bytes, 1184746u);
   EXPECT_EQ(rb.spectra_skipped.at("not MS2"), 2u);
 
-  JobFailure f{9, "parser", "truncated.mzML: (byte 592373): unclosed token", false};
+  JobFailure f{9, "truncated.mzML: (byte 592373): unclosed token"};
   EXPECT_EQ(round_trip(f).message, f.message);
 }
 

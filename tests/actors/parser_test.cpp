@@ -43,7 +43,7 @@ TEST_F(ParserStage, SendsTheBlocksQueriesToTheSorterThenAcknowledges) {
   self->request(parser, kWait, InputDone{kJob})
       .receive(
           [&](StageReport& r) {
-            EXPECT_EQ(r.from, "parser");
+            EXPECT_EQ(r.from, Stage::kParser);
             EXPECT_EQ(r.spectra_read, 5u);
             EXPECT_EQ(r.queries, want);
             EXPECT_EQ(r.stages.at("parser").items, 5u);

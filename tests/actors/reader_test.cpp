@@ -34,12 +34,12 @@ TEST_F(ReaderStage, SendsEveryFileInBlocksThenReportsAndEndsTheInput) {
           EXPECT_EQ(b.offset, bytes[b.file_index].size());
           bytes[b.file_index] += b.bytes;
           ++blocks;
-          return BlockAck{b.job, b.file_index, b.offset, true};
+          return BlockAck{b.job, true};
         },
         [&](InputDone&) -> StageReport {
           input_done = true;
           StageReport parser;
-          parser.from = "parser";
+          parser.from = Stage::kParser;
           parser.spectra_read = 10;
           return parser;
         },
@@ -50,7 +50,7 @@ TEST_F(ReaderStage, SendsEveryFileInBlocksThenReportsAndEndsTheInput) {
   StageReport report;
   downstream->receive([&](StageReport& r) { report = std::move(r); },
                       caf::after(kWait) >> [] { FAIL() << "no report"; });
-  EXPECT_EQ(report.from, "reader");
+  EXPECT_EQ(report.from, Stage::kReader);
   EXPECT_EQ(report.spectra_read, 10u);  // the parser's, merged
   EXPECT_EQ(report.stages.at("reader").items, blocks);
   EXPECT_EQ(report.stages.at("reader").bytes, bytes[0].size() + bytes[1].size());

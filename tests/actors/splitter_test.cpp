@@ -17,8 +17,8 @@ class SplitterStage : public actors_test::StageTest {};
 TEST_F(SplitterStage, CutsThePlannedChunksAndReportsWhenAllAreScored) {
   JobSpec spec;
   caf::actor splitter = keep(spawn_splitter(sys, context(spec), me(), me(), me()));
-  self->send(splitter, IndexReady{kJob, 100, {}});
-  self->send(splitter, SortedReady{kJob, 3, {2, 1}});  // from the test: it is the sorter
+  self->send(splitter, IndexReady{kJob});
+  self->send(splitter, SortedReady{kJob, {2, 1}});  // from the test: it is the sorter
   std::deque<Query> queries(3);
   std::vector<uint32_t> asked;
   std::set<uint64_t> scored, forwarded;
@@ -53,7 +53,7 @@ TEST_F(SplitterStage, CutsThePlannedChunksAndReportsWhenAllAreScored) {
   EXPECT_EQ(scored, (std::set<uint64_t>{0, 1}));
   EXPECT_EQ(forwarded, scored);
   EXPECT_EQ(chunks, 2);
-  EXPECT_EQ(report.from, "splitter");
+  EXPECT_EQ(report.from, Stage::kSplitter);
   EXPECT_EQ(report.stages.at("splitter").items, 2u);
   EXPECT_EQ(report.stages.at("scorer").items, 3u);  // queries scored
 }

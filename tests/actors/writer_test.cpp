@@ -16,11 +16,11 @@ namespace fs = std::filesystem;
 
 class WriterStage : public actors_test::StageTest {};
 
-StageReport report_from(const std::string& from) {
+StageReport report_from(Stage from) {
   StageReport r;
   r.job = 7;
   r.from = from;
-  r.stages[from].items = 1;
+  r.stages[stage_name(from)].items = 1;
   return r;
 }
 
@@ -33,19 +33,19 @@ TEST_F(WriterStage, WritesTheResultsOnceEveryReportAndChunkIsIn) {
   spec.fasta_path = "db.fasta";
   spec.output_directory = out.string();
   caf::actor writer = keep(spawn_writer(sys, context(spec), me()));
-  StageReport database = report_from("database");
+  StageReport database = report_from(Stage::kDatabase);
   database.peptides_in_index = 42;
   database.input_sha256["db.fasta"] = "ab";
-  StageReport reader = report_from("reader");
+  StageReport reader = report_from(Stage::kReader);
   reader.spectra_read = 5;
   reader.warnings = {"b", "a"};
   self->send(writer, database);
   self->send(writer, reader);
-  self->send(writer, report_from("sorter"));
+  self->send(writer, report_from(Stage::kSorter));
   self->send(writer, PsmBatch{kJob, 0, {}, 3, 0.0});
   self->send(writer, ChunksDone{kJob, 1});
   EXPECT_FALSE(fs::exists(out / "results.json"));  // the splitter's report is missing
-  self->send(writer, report_from("splitter"));
+  self->send(writer, report_from(Stage::kSplitter));
   JobSummary summary;
   self->receive([&](JobSummary& s) { summary = std::move(s); },
                 [&](JobFailure& f) { FAIL() << f.message; },

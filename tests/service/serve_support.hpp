@@ -165,6 +165,7 @@ class ServeProcess {
   std::string log() const { return read_file(log_); }
   fs::path job_directory(const std::string& id) const { return data_dir_ / "jobs" / id; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
 
  private:
   fs::path data_dir_;

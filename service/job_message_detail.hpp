@@ -1,0 +1,89 @@
+// Internal to the job message (service/job_message*.cpp): typed access to JSON values with
+// errors that name the key path (JobMessageError), the key tables, and the values a message
+// spells in several ways (modifications, tolerances, paths, decoy settings). Not a public
+// interface: service/job_message.hpp is. Pure functions, thread-safe; errors: JobMessageError.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "scoring/modification.hpp"
+#include "scoring/tolerance.hpp"
+#include "scoring/unimod.hpp"
+#include "service/job_message.hpp"
+#include "service/json_value.hpp"
+
+namespace ionflow::job_message_detail {
+
+// Typed access with errors that name the key path.
+
+[[noreturn]] void fail(const std::string& path, const std::string& message);
+std::string got(const JsonValue& v);
+std::string join_path(const std::string& parent, std::string_view key);
+std::string index_path(const std::string& parent, size_t i);
+bool get_bool(const JsonValue& v, const std::string& path);
+int64_t get_integer(const JsonValue& v, const std::string& path, int64_t min, int64_t max);
+int get_int(const JsonValue& v, const std::string& path, int min, int max);
+double get_number(const JsonValue& v, const std::string& path);
+const std::string& get_string(const JsonValue& v, const std::string& path);
+const JsonValue::Array& get_array(const JsonValue& v, const std::string& path);
+std::vector<std::string> get_string_list(const JsonValue& v, const std::string& path);
+// A Sage [lo, hi] pair of integers.
+std::pair<int, int> get_int_range(const JsonValue& v, const std::string& path, int min, int max);
+// Dispatches an object's members to handlers; null members are skipped ("not given", as in
+// Sage's Option<T>). Unknown keys are errors with a suggestion.
+using Handler = std::function<void(const JsonValue&, const std::string&)>;
+struct Key {
+  std::string_view name;
+  Handler handle;
+};
+
+void walk_object(const JsonValue& v, const std::string& path, const std::vector<Key>& keys);
+
+// Modifications given as objects (the canonical form in effective_parameters).
+
+const std::vector<std::pair<ModificationPosition, std::string_view>>& position_names();
+std::string_view position_name(ModificationPosition p);
+void check_residues(const std::string& residues, const std::string& path);
+Modification modification_from_object(const JsonValue& v, const std::string& path,
+                                      const Unimod& unimod, bool fixed);
+// `keys` gets the key path of each modification returned ("fixed_modifications[1]").
+std::vector<Modification> modification_list(const JsonValue& v, const std::string& path,
+                                            const Unimod& unimod, bool fixed,
+                                            std::vector<std::string>& keys);
+// Sage's static_mods {"C": 57.021464} and variable_mods {"M": [15.9949]} / {"M": 15.9949}.
+// `keys` gets the key path of each modification returned ("database.variable_mods.M[0]").
+std::vector<Modification> sage_modifications(const JsonValue& v, const std::string& path,
+                                             bool fixed, std::vector<std::string>& keys);
+// Two fixed modifications on the same residue or terminus cannot both apply.
+void check_fixed_conflicts(const std::vector<Modification>& fixed, const std::string& path);
+// A variable modification identical to a fixed one (same position, an overlapping site, the same
+// mass within 0.001 Da): the fixed one already sits on every such site, so the variable one
+// either stacks a second copy or does nothing; a copy-paste slip either way. Refused, naming
+// both keys (as two fixed modifications on one site are). `*_keys` name each modification.
+void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
+                                  const std::vector<std::string>& fixed_keys,
+                                  const std::vector<Modification>& variable,
+                                  const std::vector<std::string>& variable_keys);
+
+// Tolerances: Sage's {"ppm": [lo, hi]} / {"da": [lo, hi]}.
+
+Tolerance get_tolerance(const JsonValue& v, const std::string& path,
+                        std::vector<std::string>& warnings);
+JsonValue tolerance_json(const Tolerance& t);
+
+// Paths.
+
+std::string resolve_path(const std::string& text, const std::string& path,
+                         const JobMessageOptions& options);
+void check_readable_file(const std::string& file, const std::string& path);
+// A tag that starts with a separator and ends with a letter or digit ("_rev", "-decoy") is a
+// suffix; anything else ("rev_", "DECOY_", "###REV###") a prefix.
+bool infer_suffix(const std::string& tag);
+std::string_view decoy_generation_name(DecoyGeneration g);
+
+}  // namespace ionflow::job_message_detail

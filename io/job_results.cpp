@@ -33,6 +33,7 @@ FormatWriter format_writer(const std::string& key) {
   result_file_name(key, false);  // throws for an unknown key
   if (key == "tsv") return &write_tsv;
   if (key == "mzid") return &write_mzidentml;
+  if (key == "mzid1.2") return &write_mzidentml_1_2;
   if (key == "pepxml") return &write_pepxml;
   return &write_pin;
 }

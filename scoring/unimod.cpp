@@ -414,6 +414,48 @@ TitleIndex scan_titles(std::string_view xml) {
   return index;
 }
 
+// Whether a Unimod <umod:specificity position> is one where a modification at `position` sits:
+// a protein terminus also accepts Unimod's "Any N-term" / "Any C-term" (a modification of every
+// peptide terminus is one of the protein terminus too); a peptide terminus wants "Any ...".
+bool position_accepts(ModificationPosition position, std::string_view unimod_position) {
+  switch (position) {
+    case ModificationPosition::kAnywhere:
+      return unimod_position == "Anywhere";
+    case ModificationPosition::kPeptideNTerm:
+      return unimod_position == "Any N-term";
+    case ModificationPosition::kPeptideCTerm:
+      return unimod_position == "Any C-term";
+    case ModificationPosition::kProteinNTerm:
+      return unimod_position == "Protein N-term" || unimod_position == "Any N-term";
+    case ModificationPosition::kProteinCTerm:
+      return unimod_position == "Protein C-term" || unimod_position == "Any C-term";
+  }
+  return false;
+}
+
+// Whether `e` lists every site of `m`: each residue (or, for a terminal modification on any
+// residue, the "N-term" / "C-term" site) at a position it accepts; hidden specificities count
+// only when `allow_hidden`.
+bool lists_sites(const Entry& e, const Modification& m, bool allow_hidden) {
+  auto lists = [&](std::string_view site) {
+    for (const UnimodChoice::Site& s : e.sites) {
+      if ((allow_hidden || !s.hidden) && s.site == site && position_accepts(m.position, s.position))
+        return true;
+    }
+    return false;
+  };
+  if (m.residues.empty()) {
+    if (m.position == ModificationPosition::kAnywhere) return false;
+    const bool n_side = m.position == ModificationPosition::kPeptideNTerm ||
+                        m.position == ModificationPosition::kProteinNTerm;
+    return lists(n_side ? "N-term" : "C-term");
+  }
+  for (const char residue : m.residues) {
+    if (!lists(std::string_view(&residue, 1))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 struct Unimod::Impl {
@@ -604,6 +646,31 @@ std::vector<UnimodChoice> Unimod::choices() const {
     out.push_back({e.title, e.full_name, e.accession, e.mono_mass_da, e.sites});
   }
   return out;
+}
+
+std::vector<UnimodMatch> Unimod::matches_by_mass(const Modification& m, double tolerance_da) const {
+  impl_->ensure_full_parse();
+  for (const bool allow_hidden : {false, true}) {
+    std::vector<UnimodMatch> out;
+    for (const Entry& e : impl_->entries) {
+      if (!e.bad_mono_mass.empty() || std::abs(e.mono_mass_da - m.mass_delta_da) > tolerance_da) {
+        continue;
+      }
+      if (lists_sites(e, m, allow_hidden)) out.push_back({e.title, e.accession, e.mono_mass_da});
+    }
+    if (!out.empty()) return out;
+  }
+  return {};
+}
+
+Modification Unimod::named_by_mass(const Modification& m, double tolerance_da) const {
+  if (!m.name.empty() || m.unimod_accession != 0) return m;
+  const std::vector<UnimodMatch> matches = matches_by_mass(m, tolerance_da);
+  if (matches.size() != 1) return m;
+  Modification named = m;
+  named.name = matches.front().title;
+  named.unimod_accession = matches.front().accession;
+  return named;
 }
 
 Modification Unimod::resolve(std::string_view text, bool fixed) const {

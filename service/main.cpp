@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   auto* o_pin =
       s->add_flag("--write-pin", write_pin, "Also write Percolator input (Sage's --write-pin)");
   auto* o_formats = s->add_option("--output-formats", output_formats,
-                                  "Comma-separated: tsv,mzid,pepxml,pin (output_formats)");
+                                  "Comma-separated: tsv,mzid,mzid1.2,pepxml,pin (output_formats)");
   auto* o_scorers =
       s->add_option("--scorers", scorers, "Scorer actors; 0 = usable cores (scorers)");
   auto* o_parsers = s->add_option("--parsers", parsers, "Parser actors, 1-4 (parsers)");

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "actors/pipeline.hpp"
 #include "io/protein_database.hpp"
@@ -32,7 +33,12 @@ struct DatabaseState {
   caf::actor pool, splitter, writer, coordinator;
   int build_threads = 1;
   std::string fasta_sha256, cache_status;
+  std::vector<std::string> fasta_warnings;  // repeated accessions, for the summary
   std::optional<DigestedDatabase> pending;  // digested, waiting for the queries' masses
+  // QueryMasses that arrived before the load ran (a detached actor's self-sent load_atom can
+  // queue behind the sorter's message on a small job): handled once the load is done.
+  std::optional<QueryMasses> early_masses;
+  bool loaded = false;
   StageStats stats;
   bool failed = false;
 };
@@ -87,6 +93,7 @@ void publish_index(DatabaseActor* self, std::shared_ptr<const PeptideIndex> inde
   report.index_cache = st.cache_status;
   report.fragment_index = prefilter.status;
   report.index_scope = scope;
+  report.warnings = st.fasta_warnings;
   self->send(st.writer, std::move(report));
   self->send(st.splitter, IndexReady{key});
 }
@@ -96,11 +103,12 @@ void load(DatabaseActor* self) {
   auto& st = self->state;
   const JobSpec& job = st.ctx->spec;
   BusyTimer timer;
-  LoadedDatabase loaded =
-      load_database(job.fasta_path, job.search, selects_peptides(job.search, job.whole_index),
-                    job.index_cache_directory, st.build_threads, &st.ctx->aborted);
+  LoadedDatabase loaded = load_database(
+      job.fasta_path, job.search, selects_peptides(job.search, job.whole_index),
+      job.index_cache_directory, st.build_threads, &st.ctx->aborted, job.max_memory_bytes);
   st.fasta_sha256 = loaded.fasta_sha256;
   st.cache_status = loaded.cache_status;
+  st.fasta_warnings = std::move(loaded.warnings);
   st.stats.bytes += loaded.bytes_read;
   st.stats.items = loaded.index ? loaded.index->size() : 0;
   st.stats.busy_seconds = timer.seconds();
@@ -159,9 +167,22 @@ caf::behavior database_actor(DatabaseActor* self, JobPtr ctx, std::shared_ptr<Jo
   st.build_threads = build_threads;
   self->send(self, load_atom::value);  // the load runs once the actor is up
   return {
-      [self](load_atom) { guarded(self, [self] { load(self); }); },
+      [self](load_atom) {
+        auto& st = self->state;
+        guarded(self, [self] { load(self); });
+        st.loaded = true;
+        if (st.early_masses && st.pending && !st.failed) {
+          guarded(self, [self] { select(self, *self->state.early_masses); });
+        }
+        st.early_masses.reset();
+      },
       [self](QueryMasses& masses) {
-        if (!self->state.pending) return;
+        auto& st = self->state;
+        if (!st.loaded) {
+          st.early_masses = std::move(masses);
+          return;
+        }
+        if (!st.pending) return;
         guarded(self, [self, &masses] { select(self, masses); });
       },
   };

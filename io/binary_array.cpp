@@ -33,6 +33,7 @@ size_t width_of(BinaryPrecision p) {
 // Converts `n` little-endian values of type Src at `src` into `dst`.
 template <typename Src, typename T>
 void convert(const char* src, size_t n, T* dst) {
+  if (n == 0) return;  // dst is null for an empty vector, and memcpy(nullptr, ...) is undefined
   if constexpr (std::is_same_v<Src, T>) {
     std::memcpy(dst, src, n * sizeof(T));
   } else {

@@ -1,5 +1,7 @@
 #include "io/block_reader.hpp"
 
+#include "io/input_file.hpp"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -15,8 +17,12 @@ BlockReader::BlockReader(std::vector<std::string> paths, uint32_t block_size_byt
 
 void BlockReader::open_next_file() {
   const std::string& path = paths_[file_];
-  handle_.reset(std::fopen(path.c_str(), "rb"));
+  // A directory, FIFO, socket or device put in place after the job was checked is refused
+  // here without blocking (io/input_file.hpp).
+  InputFile file = InputFile::open(path);
+  handle_.reset(::fdopen(file.fd(), "rb"));
   if (!handle_) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+  file.release();                                   // the FILE owns it now
   std::setvbuf(handle_.get(), nullptr, _IONBF, 0);  // blocks are large; no second copy
   offset_ = 0;
   sha_.reset();
@@ -46,6 +52,11 @@ bool BlockReader::next(FileBlock& block) {
                              std::strerror(errno));
   }
   block.bytes.resize(n);
+  // Zeros from the first byte (a sparse or preallocated file) are no peak list: refused before
+  // the parser searches 16 MiB of them for a line end (or 50 GB for an XML tag).
+  if (offset_ == 0) {
+    refuse_zero_head(path, std::string_view(block.bytes).substr(0, 4096), "mzML or MGF");
+  }
   // A short last block must not pin a whole block's capacity in flight.
   if (n < wanted / 2) block.bytes.shrink_to_fit();
   block.last = n == 0 || std::feof(handle_.get());

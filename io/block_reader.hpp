@@ -6,8 +6,10 @@
 // gives one empty last block); once it is read, sha256() holds the file's SHA-256 of the bytes
 // on disk. A block holds at most max(4096, block_size_bytes) bytes, and for a regular file never
 // more than what is left of it (a 1 GiB block size on a 13 MB file would allocate 1 GiB).
-// Errors: std::runtime_error "<path>: cannot open: <reason>" or "<path>: read error at byte N:
-// <reason>". Thread-safety: none; one reader per job. Not copyable.
+// Errors: std::runtime_error "<path>: cannot open: <reason>", "<path>: read error at byte N:
+// <reason>", the refusals of io/input_file.hpp (a directory, FIFO, socket or device: the open
+// never blocks) and "<path>: the first 4096 bytes are all zero: not mzML or MGF (...)".
+// Thread-safety: none; one reader per job. Not copyable.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,8 @@
-// Streaming gzip (zlib inflate) and zstd (ZSTD_decompressStream) decoding; see decompression.hpp.
+// Streaming gzip (zlib inflate), zstd (ZSTD_decompressStream) and bzip2 (BZ2_bzDecompress)
+// decoding; see decompression.hpp.
 #include "io/decompression.hpp"
 
+#include <bzlib.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -16,6 +18,16 @@ namespace {
 
 constexpr unsigned char kGzipMagic[] = {0x1f, 0x8b};              // RFC 1952 section 2.3.1
 constexpr unsigned char kZstdMagic[] = {0x28, 0xb5, 0x2f, 0xfd};  // RFC 8878 section 3.1.1
+
+// bzip2 stream header: "BZh" and the block size '1'..'9' (bzip2 1.0.8 manual, section 2.2
+// "bzip2 file format"; the magic of every stream, also each one pbzip2 concatenates).
+bool is_bzip2_prefix(std::string_view s) {
+  static constexpr char kMagic[] = "BZh";
+  for (size_t i = 0; i < s.size() && i < 3; ++i) {
+    if (s[i] != kMagic[i]) return false;
+  }
+  return s.size() < 4 || (s[3] >= '1' && s[3] <= '9');
+}
 
 // Output is decoded straight into the caller's string; it grows by at least this much at a time.
 constexpr size_t kMinOutputChunk = 64 * 1024;
@@ -51,6 +63,7 @@ Compression detect_compression(std::string_view head) {
   if (starts_with(head, kGzipMagic, sizeof kGzipMagic)) return Compression::kGzip;
   if (starts_with(head, kZstdMagic, sizeof kZstdMagic)) return Compression::kZstd;
   if (head.size() >= 4 && is_skippable_frame_prefix(head.substr(0, 4))) return Compression::kZstd;
+  if (head.size() >= 4 && is_bzip2_prefix(head.substr(0, 4))) return Compression::kBzip2;
   return Compression::kNone;
 }
 
@@ -71,10 +84,16 @@ struct Decompressor::Impl {
   size_t zstd_hint = 0;  // last ZSTD_decompressStream result: 0 = at a frame boundary
   bool zstd_output_full = false;
 
+  bz_stream bz{};
+  bool bz_ready = false;
+  bool bz_in_stream = true;  // false between streams (after BZ_STREAM_END)
+  bool bz_padding = false;   // zero bytes after the last stream
+
   explicit Impl(std::string name) : file_name(std::move(name)) {}
   ~Impl() {
     if (zs_ready) inflateEnd(&zs);
     if (zds != nullptr) ZSTD_freeDStream(zds);
+    if (bz_ready) BZ2_bzDecompressEnd(&bz);
   }
 
   [[noreturn]] void fail(uint64_t offset, const std::string& what) const {
@@ -93,7 +112,19 @@ struct Decompressor::Impl {
       if (zds == nullptr) throw std::bad_alloc();
       ZSTD_initDStream(zds);
       zstd_hint = 1;  // inside a frame until the decoder says otherwise
+    } else if (c == Compression::kBzip2) {
+      bzip2_init();
     }
+  }
+
+  void bzip2_init() {
+    bz = bz_stream{};
+    // verbosity 0, small 0: the fast decoder (about 3.7 bytes of memory per block byte).
+    const int rc = BZ2_bzDecompressInit(&bz, 0, 0);
+    if (rc == BZ_MEM_ERROR) throw std::bad_alloc();
+    if (rc != BZ_OK) fail(consumed, "bzip2 decoder init failed: " + std::to_string(rc));
+    bz_ready = true;
+    bz_in_stream = true;
   }
 
   void decode(std::string_view in, std::string& out) {
@@ -106,6 +137,9 @@ struct Decompressor::Impl {
         break;
       case Compression::kZstd:
         zstd_block(in, out);
+        break;
+      case Compression::kBzip2:
+        bzip2_block(in, out);
         break;
     }
     consumed += in.size();
@@ -181,7 +215,57 @@ struct Decompressor::Impl {
     out.resize(used);
   }
 
+  // Streams follow one another (pbzip2, `cat a.bz2 b.bz2`); zero bytes after the last one are
+  // padding, as for gzip.
+  void bzip2_block(std::string_view in, std::string& out) {
+    size_t pos = 0;
+    size_t used = out.size();
+    bool output_full = false;
+    while (pos < in.size() || output_full) {
+      if (!bz_in_stream) {
+        if (in[pos] == '\0' || bz_padding) {
+          bz_padding = true;
+          for (; pos < in.size(); ++pos) {
+            if (in[pos] != '\0')
+              fail(consumed + pos, "unexpected bytes after the last bzip2 stream");
+          }
+          break;
+        }
+        BZ2_bzDecompressEnd(&bz);
+        bz_ready = false;
+        bzip2_init();
+      }
+      size_t want = std::max(kMinOutputChunk, 6 * (in.size() - pos));
+      want = std::min<size_t>(want, 1u << 30);
+      bz.next_in = const_cast<char*>(in.data() + pos);
+      bz.avail_in = static_cast<unsigned>(std::min<size_t>(in.size() - pos, 1u << 30));
+      bz.next_out = room(out, used, want);
+      bz.avail_out = static_cast<unsigned>(want);
+      const size_t in_before = bz.avail_in;
+      const int rc = BZ2_bzDecompress(&bz);
+      pos += in_before - bz.avail_in;
+      used += want - bz.avail_out;
+      output_full = bz.avail_out == 0;
+      if (rc == BZ_STREAM_END) {
+        bz_in_stream = false;
+        output_full = false;
+      } else if (rc == BZ_MEM_ERROR) {
+        throw std::bad_alloc();
+      } else if (rc == BZ_DATA_ERROR_MAGIC) {
+        out.resize(used);
+        fail(consumed + pos, "unexpected bytes after the last bzip2 stream");
+      } else if (rc != BZ_OK) {
+        out.resize(used);
+        fail(consumed + pos, "corrupt bzip2 data (libbz2 error " + std::to_string(rc) + ")");
+      }
+    }
+    out.resize(used);
+  }
+
   void end() {
+    if (compression == Compression::kBzip2 && bz_in_stream) {
+      fail(consumed, "truncated bzip2 data: the input ends inside a stream");
+    }
     if (compression == Compression::kGzip && gzip_state == GzipState::kInMember) {
       fail(consumed, "truncated gzip data: the stream ends inside a member");
     }
@@ -207,6 +291,7 @@ void Decompressor::feed(std::string_view block, std::string& out) {
   std::string_view head = d.head;
   if (is_proper_prefix(head, kGzipMagic, sizeof kGzipMagic) ||
       is_proper_prefix(head, kZstdMagic, sizeof kZstdMagic) ||
+      (head.size() < 4 && is_bzip2_prefix(head)) ||
       (head.size() < 4 && is_skippable_frame_prefix(head))) {
     // Still ambiguous: the whole block went into head (it was shorter than the magic).
     return;

@@ -1,15 +1,17 @@
-// Decompressor: streaming decompression of gzip and zstd input, detected from the first bytes
-// (gzip magic 1f 8b, RFC 1952; zstd frame magic 28 b5 2f fd or a skippable frame 5? 2a 4d 18 as
-// pzstd writes first, RFC 8878), never from the file name.
-// Uncompressed input passes through unchanged. Multi-member gzip and multi-frame zstd are read
-// to the end.
+// Decompressor: streaming decompression of gzip, zstd and bzip2 input, detected from the first
+// bytes (gzip magic 1f 8b, RFC 1952; zstd frame magic 28 b5 2f fd or a skippable frame
+// 5? 2a 4d 18 as pzstd writes first, RFC 8878; bzip2 "BZh" and a block-size digit 1-9, libbz2
+// 1.0.8 manual section 2.2), never from the file name.
+// Uncompressed input passes through unchanged. Multi-member gzip, multi-frame zstd and
+// multi-stream bzip2 (pbzip2) are read to the end.
 //
 // Contract: feed() blocks of any size (also empty, also shorter than the 4 magic bytes) in file
 // order, then finish(). Output is appended to the caller's string as soon as it is decoded.
 // Throws ParseError (file name, byte offset of the compressed input where the problem was found,
 // line 0) on corrupt or truncated data. After a throw the object is unusable. Not thread-safe; one
-// per file. Trailing zero bytes after the last gzip member (tape/block padding) are ignored, as
-// gzip(1) does; any other trailing bytes must form another member or frame. zstd frames that
+// per file. Trailing zero bytes after the last gzip member or bzip2 stream (tape/block padding)
+// are ignored, as gzip(1) does; any other trailing bytes must form another member, frame or
+// stream. zstd frames that
 // need a window above zstd's default decoder limit (128 MiB, i.e. made with --long=28 or more)
 // are refused with a ParseError. The output of one feed() is not capped: a block of a
 // "decompression bomb" expands fully into `out`.
@@ -22,7 +24,7 @@
 
 namespace ionflow {
 
-enum class Compression { kNone, kGzip, kZstd };
+enum class Compression { kNone, kGzip, kZstd, kBzip2 };
 
 // Detects compression from the first bytes (at least 4 are needed to tell zstd). A `head` shorter
 // than the magic it starts with gives kNone; Decompressor::feed() instead waits for more bytes.

@@ -9,8 +9,10 @@
 // the per-character parser this replaced (same proteins, byte for byte: fasta_reader_test.cpp).
 #include "io/fasta_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <functional>
 
 namespace ionflow {
 
@@ -65,7 +67,7 @@ class FastaParser {
   FastaParser(std::string_view content, const std::string& file_name, const FastaOptions& options)
       : content_(content), file_name_(file_name), options_(options) {}
 
-  std::vector<Protein> parse() {
+  std::vector<Protein> parse(std::vector<std::string>* warnings) {
     size_t pos = 0;
     if (starts_with(content_, "\xEF\xBB\xBF")) pos = 3;  // UTF-8 byte order mark
     // Allocated once at its final size: no doubling growth, no moves, no pages faulted in twice.
@@ -82,6 +84,7 @@ class FastaParser {
       lone_cr_ = cr != nullptr && static_cast<size_t>(cr - data) + 1 != lf;
     }
     proteins_.reserve(headers.size());
+    header_lines_.reserve(headers.size());
     lines(pos, headers.empty() ? content_.size() : headers[0]);  // before the first header
     for (size_t k = 0; k < headers.size(); ++k) {
       const size_t start = headers[k];
@@ -96,10 +99,59 @@ class FastaParser {
         ++body;
       if (body < end) sequence_lines(body, end);
     }
+    drop_duplicate_accessions(warnings);
     return std::move(proteins_);
   }
 
  private:
+  // Keeps the first entry of each accession, in file order; a later entry with the same
+  // accession is dropped and reported (naming both header lines). Hashes sorted rather than a
+  // map of strings: a 200,000-entry database costs a sort of 200,000 integers.
+  void drop_duplicate_accessions(std::vector<std::string>* warnings) {
+    std::vector<std::pair<uint64_t, uint32_t>> keys;
+    keys.reserve(proteins_.size());
+    for (uint32_t i = 0; i < proteins_.size(); ++i) {
+      keys.emplace_back(std::hash<std::string>{}(proteins_[i].accession), i);
+    }
+    std::sort(keys.begin(), keys.end());
+    std::vector<std::pair<uint32_t, uint32_t>> dropped;  // (dropped index, kept index)
+    for (size_t a = 0; a < keys.size();) {
+      size_t b = a + 1;
+      while (b < keys.size() && keys[b].first == keys[a].first) ++b;
+      for (size_t i = a + 1; i < b; ++i) {  // rare: equal hashes; compare the strings
+        for (size_t j = a; j < i; ++j) {
+          if (proteins_[keys[j].second].accession == proteins_[keys[i].second].accession) {
+            dropped.emplace_back(keys[i].second, keys[j].second);
+            break;
+          }
+        }
+      }
+      a = b;
+    }
+    if (dropped.empty()) return;
+    std::sort(dropped.begin(), dropped.end());
+    // Within a hash group the indices ascend, so the entry found is the accession's first.
+    for (const auto& [later, first] : dropped) {
+      if (warnings != nullptr) {
+        const bool same = proteins_[later].sequence == proteins_[first].sequence;
+        warnings->push_back(file_name_ + ": accession " + proteins_[later].accession + " on line " +
+                            std::to_string(header_lines_[later]) + " repeats line " +
+                            std::to_string(header_lines_[first]) + " (" +
+                            (same ? "same" : "different") + " sequence); the entry on line " +
+                            std::to_string(header_lines_[later]) + " is not searched");
+      }
+    }
+    std::vector<bool> drop(proteins_.size(), false);
+    for (const auto& entry : dropped) drop[entry.first] = true;
+    size_t kept = 0;
+    for (size_t i = 0; i < proteins_.size(); ++i) {
+      if (drop[i]) continue;
+      if (kept != i) proteins_[kept] = std::move(proteins_[i]);
+      ++kept;
+    }
+    proteins_.resize(kept);
+  }
+
   [[noreturn]] void fail(size_t offset, const std::string& what) const {
     throw ParseError(file_name_, offset, line_, what);
   }
@@ -219,6 +271,7 @@ class FastaParser {
 
     // Filled in place: the vector was reserved for every header, so this never reallocates.
     Protein& protein = proteins_.emplace_back();
+    header_lines_.push_back(line_);
     protein.description.assign(trim(text.substr(token_end)));
     if (token_tagged && accession.size() != untagged.size()) {
       // UniProt header with the tag on the whole token: put the tag on the accession.
@@ -342,6 +395,7 @@ class FastaParser {
   const std::string& file_name_;
   const FastaOptions& options_;
   std::vector<Protein> proteins_;
+  std::vector<uint64_t> header_lines_;  // the header line of each protein
   bool in_protein_ = false;
   // The file has lone-'\r' line ends (old Mac OS) before a header or inside the first header:
   // header lines may then end at a '\r'.
@@ -355,8 +409,8 @@ class FastaParser {
 }  // namespace
 
 std::vector<Protein> parse_fasta(std::string_view content, const std::string& file_name,
-                                 const FastaOptions& options) {
-  return FastaParser(content, file_name, options).parse();
+                                 const FastaOptions& options, std::vector<std::string>* warnings) {
+  return FastaParser(content, file_name, options).parse(warnings);
 }
 
 }  // namespace ionflow

@@ -36,7 +36,13 @@ struct FastaOptions {
   bool tag_is_suffix = false;
 };
 
+// Duplicate accessions (the same accession from two headers, e.g. a contaminant list appended
+// to a database that already has the protein): the first entry is kept, every later one is
+// dropped, whatever its sequence, and `warnings` (when given) gets one line per dropped entry:
+// "db.fasta: accession P02769 on line 120 repeats line 3 (same sequence); the entry on line 120
+// is not searched". Deterministic: the result depends on the file order only.
 std::vector<Protein> parse_fasta(std::string_view content, const std::string& file_name,
-                                 const FastaOptions& options = {});
+                                 const FastaOptions& options = {},
+                                 std::vector<std::string>* warnings = nullptr);
 
 }  // namespace ionflow

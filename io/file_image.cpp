@@ -3,6 +3,8 @@
 // a file that grew is read on into a mapping twice as large (mremap).
 #include "io/file_image.hpp"
 
+#include "io/input_file.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -61,15 +63,26 @@ void FileImage::release() {
   size_ = capacity_ = 0;
 }
 
-FileImage FileImage::read(const std::string& path) {
-  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) fail(path, "cannot open", errno);
+FileImage FileImage::read(const std::string& path, const ReadLimits& limits) {
+  // Directories, FIFOs, sockets and devices are refused here, without blocking.
+  const Descriptor fd(InputFile::open(path).release());
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) fail(path, "cannot read", errno);
+  const auto file_bytes = static_cast<uint64_t>(st.st_size > 0 ? st.st_size : 0);
+  if (limits.refuse_zero_head) {
+    char head[4096];
+    const ssize_t n = ::pread(fd.get(), head, sizeof(head), 0);
+    if (n > 0) refuse_zero_head(path, std::string_view(head, static_cast<size_t>(n)), "");
+  }
+  if (limits.max_bytes > 0 && file_bytes > limits.max_bytes) {
+    throw std::runtime_error(path + ": " + std::to_string(file_bytes) + " bytes, more than the " +
+                             std::to_string(limits.max_bytes) + " bytes it may take in memory (" +
+                             limits.max_bytes_source + ")");
+  }
   ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
   FileImage image;
   // One byte more than the size: a read that fills the mapping means the file grew.
-  const size_t initial = static_cast<size_t>(st.st_size > 0 ? st.st_size : 0) + 1;
+  const size_t initial = static_cast<size_t>(file_bytes) + 1;
   void* p = ::mmap(nullptr, initial, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (p == MAP_FAILED) fail(path, "cannot map memory to read it into", errno);

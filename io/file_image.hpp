@@ -7,11 +7,13 @@
 //
 // Contract: read() returns every byte the file holds when it reaches its end (a file that grows
 // while being read is read to its new end). Errors: std::runtime_error naming the path and the
-// OS reason (strerror text) when the file cannot be opened or read. Move-only; the bytes live
-// as long as the object. Thread-compatible (no shared state).
+// OS reason (strerror text) when the file cannot be opened or read, is not a regular file, is
+// larger than ReadLimits::max_bytes or starts with 4096 zero bytes (ReadLimits::refuse_zero_head).
+// Move-only; the bytes live as long as the object. Thread-compatible (no shared state).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -26,8 +28,17 @@ class FileImage {
   FileImage(const FileImage&) = delete;
   FileImage& operator=(const FileImage&) = delete;
 
-  // Reads the file at `path` whole. Throws std::runtime_error (see above).
-  static FileImage read(const std::string& path);
+  struct ReadLimits {
+    uint64_t max_bytes = 0;        // a larger file is refused before reading; 0 = any
+    std::string max_bytes_source;  // named in that error, e.g. "--max-memory"
+    // A file whose first 4096 bytes are all zero is refused before reading on (no input of
+    // ionflow starts so: a sparse or preallocated file of 50 GB would be read whole).
+    bool refuse_zero_head = true;
+  };
+  // Reads the file at `path` whole. Throws std::runtime_error (see above, and
+  // io/input_file.hpp for directories, FIFOs and zero-filled heads).
+  static FileImage read(const std::string& path, const ReadLimits& limits);
+  static FileImage read(const std::string& path) { return read(path, ReadLimits{}); }
 
   std::string_view bytes() const { return {data_, size_}; }
 

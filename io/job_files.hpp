@@ -17,18 +17,19 @@ struct OutputFormatName {
 };
 inline constexpr OutputFormatName kOutputFormatNames[] = {
     {"tsv", "results.tsv"},
-    {"mzid", "results.mzid"},
+    {"mzid", "results.mzid"},     // mzIdentML 1.1.0
+    {"mzid1.2", "results.mzid"},  // mzIdentML 1.2.0: a job gives mzid or mzid1.2, not both
     {"pepxml", "results.pep.xml"},
     {"pin", "results.pin"},
 };
-// "tsv, mzid, pepxml, pin": the keys of kOutputFormatNames, for messages.
+// "tsv, mzid, mzid1.2, pepxml, pin": the keys of kOutputFormatNames, for messages.
 std::string output_format_keys();
 
 // The JobSummary of a job, always written, after the PSM formats.
 inline constexpr const char* kResultsJsonName = "results.json";
 
 // The file name of format `key` ("results.tsv", "results.tsv.zst" with `zstd`). Throws
-// std::runtime_error "unknown output format 'x' (expected tsv, mzid, pepxml, pin)".
+// std::runtime_error "unknown output format 'x' (expected tsv, mzid, mzid1.2, pepxml, pin)".
 std::string result_file_name(const std::string& key, bool zstd);
 
 // A result file is written as "<final>.tmp" and renamed to "<final>" once all are complete.

@@ -33,6 +33,7 @@ FormatWriter format_writer(const std::string& key) {
   result_file_name(key, false);  // throws for an unknown key
   if (key == "tsv") return &write_tsv;
   if (key == "mzid") return &write_mzidentml;
+  if (key == "mzid1.2") return &write_mzidentml_1_2;
   if (key == "pepxml") return &write_pepxml;
   return &write_pin;
 }
@@ -184,7 +185,12 @@ std::string job_summary_json_text(const JobSummary& s, const std::string& in) {
       << ": {\"busy_seconds\": " << num(st.busy_seconds) << ", \"items\": " << st.items
       << ", \"bytes\": " << st.bytes
       << ", \"first_active_seconds\": " << num(st.first_active_seconds)
-      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << "}";
+      << ", \"last_active_seconds\": " << num(st.last_active_seconds) << ", \"busy_intervals\": [";
+    for (size_t i = 0; i < st.busy_intervals.size(); ++i) {
+      j << (i ? ", [" : "[") << num(st.busy_intervals[i].start_seconds) << ", "
+        << num(st.busy_intervals[i].end_seconds) << "]";
+    }
+    j << "]}";
     first = false;
   }
   j << "\n" << in << "  }\n" << in << "}";

@@ -5,7 +5,7 @@
 //
 // results.json holds the software version, JobSpec::effective_parameters_json (verbatim, or {}
 // when empty), the SHA-256 of every input and the JobSummary (counts, per-stage busy seconds,
-// items and bytes, wall time, peak RSS).
+// busy intervals, items and bytes, wall time, peak RSS).
 // Errors: std::runtime_error naming the file; on error the .tmp files are removed.
 // Thread-safety: none needed; used by the job's writer only.
 #pragma once

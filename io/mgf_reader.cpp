@@ -7,6 +7,9 @@
 #include <string_view>
 #include <utility>
 
+#include "io/peak_checks.hpp"
+#include "io/profile_spectrum.hpp"
+
 namespace ionflow {
 
 namespace {
@@ -32,15 +35,15 @@ std::string printable(std::string_view text) {
 // Skip reasons, the keys of ReadStats::skipped.
 constexpr const char* kBadPeakLine = "bad peak line";
 constexpr const char* kBadPepmass = "bad PEPMASS";
-constexpr const char* kBadCharge = "bad CHARGE";
+constexpr const char* kBadCharge = kSkipBadCharge;
 constexpr const char* kBadRt = "bad RTINSECONDS";
 constexpr const char* kBadScans = "bad SCANS";
 constexpr const char* kMissingPepmass = "missing PEPMASS";
-constexpr const char* kNoPeaks = "no peaks";
+constexpr const char* kNoPeaks = kSkipNoPeaks;
 constexpr const char* kNested = "nested BEGIN IONS (END IONS missing)";
 constexpr const char* kEndWithoutBegin = "END IONS without BEGIN IONS";
 constexpr const char* kOutsideBlock = "lines outside BEGIN IONS/END IONS";
-constexpr const char* kTruncated = "truncated at end of file";
+constexpr const char* kTruncated = kSkipTruncated;
 
 // A line longer than this is not MGF (or is a runaway file without newlines).
 constexpr size_t kMaxLineBytes = 16u << 20;
@@ -50,9 +53,6 @@ bool is_space(char c) {
 }
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-bool is_letter(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 char upper(char c) {
   return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
@@ -84,13 +84,19 @@ bool is_marker(std::string_view line, std::string_view first_word) {
   return iequals(trim(rest), "IONS");
 }
 
-// Parses a finite double at p (an optional leading '+' is accepted); advances p.
-bool parse_double(const char*& p, const char* end, double& value) {
+// Parses a double at p (an optional leading '+' is accepted); advances p. NaN and infinities
+// are numbers here (a peak list may hold them; peak_checks.hpp drops and counts them).
+bool parse_any_double(const char*& p, const char* end, double& value) {
   if (p < end && *p == '+') ++p;
   auto [next, ec] = std::from_chars(p, end, value);
-  if (ec != std::errc() || !std::isfinite(value)) return false;
+  if (ec != std::errc()) return false;
   p = next;
   return true;
+}
+
+// As parse_any_double, for a finite value only.
+bool parse_double(const char*& p, const char* end, double& value) {
+  return parse_any_double(p, end, value) && std::isfinite(value);
 }
 
 bool parse_int(const char*& p, const char* end, int64_t& value) {
@@ -106,8 +112,10 @@ const char* skip_blanks(const char* p, const char* end) {
 }
 
 // "2+", "+2", "2", "3-" (negative mode), lists joined by ',' or " and ": appends each charge
-// once, in file order. A charge of 0 means unknown and is left out.
-bool parse_charges(std::string_view value, std::vector<int>& charges) {
+// once, in file order; each value is classified by classify_precursor_charge (peak_checks.hpp),
+// so a bad value means what it means in every reader. A charge of 0 means unknown and is left
+// out. Returns kCharge (also for a list of only zeros), or the first kBad / kNegative.
+ChargeText parse_charges(std::string_view value, std::vector<int>& charges) {
   charges.clear();
   const char* p = value.data();
   const char* end = p + value.size();
@@ -120,23 +128,18 @@ bool parse_charges(std::string_view value, std::vector<int>& charges) {
       p += 3;
       continue;
     }
-    int sign = 0;
-    if (*p == '+' || *p == '-') sign = (*p++ == '-') ? -1 : 1;
-    int64_t z = 0;
-    if (p == end || !is_digit(*p) || !parse_int(p, end, z) || z > 1000) return false;
-    if (p < end && (*p == '+' || *p == '-')) {
-      if (sign != 0) return false;
-      sign = (*p++ == '-') ? -1 : 1;
-    }
-    if (p < end && !is_space(*p) && *p != ',') return false;
+    const char* start = p;
+    while (p < end && !is_space(*p) && *p != ',') ++p;
+    int charge = 0;
+    const ChargeText kind = classify_precursor_charge(std::string_view(start, p - start), charge);
+    if (kind == ChargeText::kBad || kind == ChargeText::kNegative) return kind;
     any = true;
-    int charge = static_cast<int>(z) * (sign < 0 ? -1 : 1);
-    if (charge == 0) continue;
+    if (kind == ChargeText::kUnknown) continue;
     bool seen = false;
     for (int c : charges) seen = seen || c == charge;
     if (!seen) charges.push_back(charge);
   }
-  return any;
+  return any ? ChargeText::kCharge : ChargeText::kBad;
 }
 
 // The first number of "a", "a-b" or "a,b,..." (a range or list of retention times / scans).
@@ -201,6 +204,7 @@ class MgfReader final : public SpectrumReader {
     }
     if (state_ == State::kInBlock) {
       skip(kTruncated);
+      note_problem(stats_, kFileEndsEarly, 1, "line " + std::to_string(block_line_));
     } else if (state_ == State::kOrphan) {
       skip(kOutsideBlock);
     }
@@ -234,7 +238,7 @@ class MgfReader final : public SpectrumReader {
   void dispatch(std::string_view s) {
     switch (state_) {
       case State::kInBlock:
-        if (is_digit(s[0]) || s[0] == '.' || s[0] == '+' || s[0] == '-') {
+        if (is_digit(s[0]) || s[0] == '.' || s[0] == '+' || s[0] == '-' || is_non_finite(s)) {
           if (!bad_) peak_line(s);
         } else if (is_marker(s, "END")) {
           end_block();
@@ -251,7 +255,7 @@ class MgfReader final : public SpectrumReader {
           begin_block();
         } else if (is_marker(s, "END")) {
           skip(kEndWithoutBegin);
-        } else if (state_ == State::kHeader && is_letter(s[0]) &&
+        } else if (state_ == State::kHeader && s[0] != '=' && !looks_like_peak(s) &&
                    s.find('=') != std::string_view::npos) {
           file_parameter(s);
         } else if (state_ == State::kHeader && !looks_like_peak(s)) {
@@ -276,6 +280,18 @@ class MgfReader final : public SpectrumReader {
     }
   }
 
+  // A peak line whose m/z is "nan" or "inf" (as C printf writes them), any case.
+  static bool is_non_finite(std::string_view s) {
+    if (s.size() < 3 || !(iequals(s.substr(0, 3), "NAN") || iequals(s.substr(0, 3), "INF"))) {
+      return false;
+    }
+    for (char c : s) {  // not a KEY=value parameter such as INFO=...
+      if (is_space(c)) return true;
+      if (c == '=') return false;
+    }
+    return true;
+  }
+
   static bool looks_like_peak(std::string_view s) {
     return is_digit(s[0]) || s[0] == '.' || s[0] == '+' || s[0] == '-';
   }
@@ -290,14 +306,22 @@ class MgfReader final : public SpectrumReader {
     bad_ = nullptr;
     has_pepmass_ = false;
     has_charge_ = false;
+    block_line_ = line_no_;
   }
 
   void end_block() {
     state_ = State::kBetween;
     if (bad_ != nullptr) return skip_counted(bad_);
     if (!has_pepmass_) return skip_counted(kMissingPepmass);
+    const std::string where = "line " + std::to_string(block_line_);
+    check_peaks(current_, stats_, where);
     if (current_.mz.empty()) return skip_counted(kNoPeaks);
-    if (!has_charge_) current_.precursor_charges = default_charges_;
+    if (!has_charge_) {
+      if (const char* reason = charge_skip_reason(default_charge_kind_))
+        return skip_counted(reason);
+      current_.precursor_charges = default_charges_;
+    }
+    settle_peak_mode(current_, PeakMode::kUnknown, stats_, where);
     if (current_.scan < 0) current_.scan = scan_from_title(current_.native_id);
     current_.spectrum_index = stats_.spectra_emitted++;
     last_peak_count_ = current_.mz.size();
@@ -324,11 +348,12 @@ class MgfReader final : public SpectrumReader {
     const char* p = s.data();
     const char* end = p + s.size();
     double mz = 0.0;
-    if (!parse_double(p, end, mz) || mz <= 0.0) {
+    if (!parse_any_double(p, end, mz)) {
       if (bad_ == nullptr) set_bad(kBadPeakLine);
       return;
     }
     double intensity = 1.0;  // a peak line without an intensity counts as intensity 1
+    bool has_intensity = false;
     if (p < end) {
       if (!is_space(*p)) {
         if (bad_ == nullptr) set_bad(kBadPeakLine);
@@ -336,14 +361,19 @@ class MgfReader final : public SpectrumReader {
       }
       p = skip_blanks(p, end);
       if (p < end) {
-        if (!parse_double(p, end, intensity) || (p < end && !is_space(*p)) ||
-            !std::isfinite(static_cast<float>(intensity))) {
+        if (!parse_any_double(p, end, intensity) || (p < end && !is_space(*p))) {
           if (bad_ == nullptr) set_bad(kBadPeakLine);
           return;
         }
+        has_intensity = true;
         // A third column (fragment charge, annotation) is ignored.
       }
     }
+    if (!has_intensity) {
+      note_problem(stats_, kPeakWithoutIntensity, 1, "line " + std::to_string(line_no_));
+    }
+    // A NaN, infinite or non-positive m/z and a NaN or infinite intensity are dropped and
+    // counted at END IONS (check_peaks), as every reader does.
     current_.mz.push_back(mz);
     current_.intensity.push_back(static_cast<float>(intensity));
   }
@@ -382,8 +412,9 @@ class MgfReader final : public SpectrumReader {
       current_.precursor_intensity = intensity;
       has_pepmass_ = true;
     } else if (iequals(key, "CHARGE")) {
-      if (!parse_charges(value, current_.precursor_charges)) {
-        if (bad_ == nullptr) set_bad(kBadCharge);
+      const ChargeText kind = parse_charges(value, current_.precursor_charges);
+      if (const char* reason = charge_skip_reason(kind)) {
+        if (bad_ == nullptr) set_bad(reason);
         return;
       }
       has_charge_ = true;
@@ -418,13 +449,17 @@ class MgfReader final : public SpectrumReader {
     std::string_view value;
     split_parameter(s, key, value);
     if (iequals(key, "CHARGE")) {
-      if (!parse_charges(value, default_charges_)) {
+      default_charge_kind_ = parse_charges(value, default_charges_);
+      if (default_charge_kind_ == ChargeText::kBad) {
         throw ParseError(
             file_name_, offset_, line_no_,
             "file-level CHARGE: expected e.g. 2+ or 2+ and 3+, found \"" + printable(value) + "\"");
       }
     }
-    // Other file-level parameters (MASS, ITOL, SEARCH, ...) are search settings, not ours.
+    // Other file-level parameters are kept out of the spectra: Mascot's search settings (MASS,
+    // ITOL, SEARCH, ...) and the keys other writers add, which need not be Mascot parameters
+    // at all: Mascot Distiller's _DISTILLER_MDRO_VERSION=... and _DISTILLER_RAWFILE[0]=(1)...,
+    // lower-case or underscore keys of other tools.
   }
 
   std::string file_name_;
@@ -437,12 +472,14 @@ class MgfReader final : public SpectrumReader {
   uint64_t line_no_ = 0;  // 1-based number of the current line
 
   State state_ = State::kHeader;
-  std::vector<int> default_charges_;  // file-level CHARGE
+  std::vector<int> default_charges_;                      // file-level CHARGE
+  ChargeText default_charge_kind_ = ChargeText::kCharge;  // kNegative: a negative-mode file
   RawSpectrum current_;
   const char* bad_ = nullptr;  // first reason the current spectrum is malformed
   uint64_t bad_line_ = 0;      // the line that set bad_
   bool has_pepmass_ = false;
   bool has_charge_ = false;
+  uint64_t block_line_ = 0;  // the BEGIN IONS line of the current spectrum
   size_t last_peak_count_ = 0;
 };
 

@@ -8,28 +8,37 @@
 //   lines and comment lines (first character '#', ';', '!' or '/') are ignored everywhere.
 // - Parameters are KEY=value, split at the first '=' (keys case-insensitive). TITLE → native_id.
 //   PEPMASS=m/z [intensity] → precursor_mz (Th), precursor_intensity (0 when absent).
-//   CHARGE=2+ | 2 | +2 | 3- | "2+ and 3+" | "2+,3+" → precursor_charges, one entry per charge in
-//   file order (a negative-mode charge is stored negative; 0 means unknown); no CHARGE → the
+//   CHARGE=2+ | 2 | +2 | "2+ and 3+" | "2+,3+" → precursor_charges, one entry per charge in
+//   file order; each value is read by the rules every reader shares (peak_checks.hpp): 0 means
+//   unknown, a negative-mode charge (3-) skips the spectrum as "negative precursor charge
+//   (negative mode is not searched)", "2.5" or "abc" as "bad precursor charge"; no CHARGE → the
 //   file-level CHARGE, else empty (unknown). RTINSECONDS → rt_seconds; for a range "a-b" or a
 //   list "a,b" the first value (start) is taken. SCANS=N → scan; a range "10-12" (Mascot) or a
 //   list "7,9" takes the first number. A SCANS value that does not start with a digit (-1, as
 //   OpenMS FileConverter writes when the native id has no scan number; empty; text) means "no
 //   scan number", as does an absent SCANS: the spectrum is kept, and a "scan=N" inside TITLE
 //   (msconvert and OpenMS titles) gives the scan, else it is -1. Other keys are ignored.
-// - File-level parameters are the KEY=value lines before the first BEGIN IONS; only CHARGE (the
-//   default charge) matters to the reader. A header line that is neither a parameter, a comment
-//   nor a marker means the file is not MGF: ParseError.
+// - File-level parameters are the KEY=value lines before the first BEGIN IONS, whatever the key
+//   (Mascot's MASS=, ITOL=; Mascot Distiller's _DISTILLER_MDRO_VERSION=...,
+//   _DISTILLER_RAWFILE[0]=(1)C:\...\run.raw; lower-case or underscore keys of other writers):
+//   only CHARGE (the default charge) matters to the reader, the others are ignored, never an
+//   error. A header line that is neither a parameter, a comment nor a marker means the file is
+//   not MGF: ParseError.
 // - Peak lines: "m/z intensity" separated by spaces or tabs, numbers in decimal or exponent
 //   notation (1.5e3); a third column (fragment charge, annotation) is ignored; a line with only an
 //   m/z gets intensity 1 (the format makes the intensity optional; equal intensities favour no
-//   peak). Comment lines inside a block are accepted too, though Mascot allows them only outside.
+//   peak) and is counted in ReadStats::problems ("peak lines without an intensity (given
+//   intensity 1)"). A peak with a NaN, infinite or non-positive m/z, or a NaN or infinite
+//   intensity, is dropped and counted (peak_checks.hpp). Comment lines inside a block are
+//   accepted too, though Mascot allows them only outside.
 // - Malformed spectra are skipped, not emitted, and counted in stats().skipped under a reason:
-//   "bad peak line", "bad PEPMASS", "bad CHARGE", "bad RTINSECONDS", "bad SCANS" (a value that
-//   starts with a digit but is not a number, range or list: "12x", "10-", an overflow),
+//   "bad peak line", "bad PEPMASS", "bad precursor charge", "bad RTINSECONDS", "bad SCANS" (a value
+//   that starts with a digit but is not a number, range or list: "12x", "10-", an overflow),
 //   "missing PEPMASS", "no peaks", "nested BEGIN IONS (END IONS missing)" (the open spectrum is
 //   dropped, the new one is read), "END IONS without BEGIN IONS", "lines outside BEGIN IONS/END
 //   IONS" (content after an END IONS that is not followed by END IONS) and "truncated at end of
-//   file" (EOF inside a block: the partial spectrum is dropped, no ParseError). Invariant:
+//   file" (EOF inside a block: the partial spectrum is dropped, no ParseError, and the problem
+//   "file ends early (truncated?)" is counted, as the mzML and mzXML readers do). Invariant:
 //   spectra_seen == spectra_emitted + sum of skipped.
 // - ParseError (file, byte offset, line) only for input that is not MGF at all: a bad header
 //   line, a bad file-level CHARGE, or a line longer than 16 MiB.

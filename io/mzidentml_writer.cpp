@@ -1,5 +1,5 @@
-// mzIdentML 1.1.0 writer (HUPO-PSI, namespace http://psidev.info/psi/pi/mzIdentML/1.1; schema
-// mzIdentML1.1.0.xsd). Layout, in schema order:
+// mzIdentML 1.1.0 and 1.2.0 writer (HUPO-PSI, namespaces http://psidev.info/psi/pi/mzIdentML/1.1
+// and /1.2; schemas mzIdentML1.1.0.xsd and mzIdentML1.2.0.xsd). Layout, in schema order:
 //   cvList (PSI-MS, UNIMOD, UO) - AnalysisSoftwareList (ionflow) - SequenceCollection (one
 //   DBSequence per referenced protein, one Peptide per distinct modified peptide, one
 //   PeptideEvidence per (peptide, protein)) - AnalysisCollection - AnalysisProtocolCollection
@@ -25,6 +25,19 @@
 //   MS:1001304 Asp-N, MS:1001917 glutamyl endopeptidase, MS:1001306 Chymotrypsin,
 //   MS:1001956 unspecific cleavage; units UO:0000221 dalton, UO:0000169 parts per million,
 //   UO:0000010 second. Modifications carry UNIMOD:<accession> with cvRef UNIMOD.
+//
+// 1.2.0 (specification 1.2.0, sections 4.3, 5.2.1 and 5.2.6) is the same document in the 1.2
+// namespace plus the CV terms 1.2 makes mandatory: MS:1002490 peptide-level scoring in
+// AdditionalSearchParams and MS:1001868 in the protocol's Threshold; on every
+// SpectrumIdentificationItem MS:1002520 peptide group ID (n of the Peptide id Pep_<n>) and
+// MS:1002500 peptide passes threshold ("1" / "0": peptide_q <= pass_threshold_q); MS:1002401
+// leading protein on every ProteinDetectionHypothesis (one per group), MS:1002415 protein group
+// passes threshold on every ProteinAmbiguityGroup and MS:1002404 count of identified proteins
+// (groups that pass) on the ProteinDetectionList.
+//
+// Modifications: UNIMOD:<n> with the Unimod title when the job's modification has an accession
+// (given by name, or by mass and named by scoring/unimod.hpp's named_by_mass), else MS:1001460
+// unknown modification with the mass as value.
 //
 // Without PSMs the document is well-formed but cannot be schema-valid: the XSD requires at least
 // one SpectrumIdentificationResult per SpectrumIdentificationList.
@@ -262,15 +275,29 @@ std::string dbsequence_id(const Catalogue& c, uint32_t protein) {
   return xml::make_id("DBSeq_" + std::to_string(protein + 1) + "_", c.proteins[protein]);
 }
 
-void write_header(TextOutput& out, const ResultContext& context) {
+// The two versions written: namespace, schema and version attribute; 1.2 adds the CV terms its
+// specification makes mandatory (file header).
+struct Version {
+  bool v1_2 = false;
+  std::string_view namespace_uri() const {
+    return v1_2 ? "http://psidev.info/psi/pi/mzIdentML/1.2"
+                : "http://psidev.info/psi/pi/mzIdentML/1.1";
+  }
+  std::string_view schema() const {
+    return v1_2 ? "http://www.psidev.info/files/mzIdentML1.2.0.xsd"
+                : "http://www.psidev.info/files/mzIdentML1.1.0.xsd";
+  }
+  std::string_view number() const { return v1_2 ? "1.2.0" : "1.1.0"; }
+};
+
+void write_header(TextOutput& out, const ResultContext& context, Version version) {
   out.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<MzIdentML");
-  xml::put_attribute(out, "xmlns", "http://psidev.info/psi/pi/mzIdentML/1.1");
+  xml::put_attribute(out, "xmlns", version.namespace_uri());
   xml::put_attribute(out, "xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance");
   xml::put_attribute(out, "xsi:schemaLocation",
-                     "http://psidev.info/psi/pi/mzIdentML/1.1 "
-                     "http://www.psidev.info/files/mzIdentML1.1.0.xsd");
+                     std::string(version.namespace_uri()) + " " + std::string(version.schema()));
   xml::put_attribute(out, "id", "ionflow_results");
-  xml::put_attribute(out, "version", "1.1.0");
+  xml::put_attribute(out, "version", version.number());
   xml::put_attribute(out, "creationDate", rf::creation_time(context));
   out.put(">\n");
   out.put(
@@ -406,8 +433,8 @@ void write_tolerance(TextOutput& out, std::string_view element, const Tolerance&
   out.put(">\n");
 }
 
-void write_protocols(TextOutput& out, const SearchParameters& params,
-                     const ResultContext& context) {
+void write_protocols(TextOutput& out, const SearchParameters& params, const ResultContext& context,
+                     Version version) {
   const DatabaseParameters& db = params.database;
   out.put(
       "  <AnalysisCollection>\n"
@@ -433,6 +460,9 @@ void write_protocols(TextOutput& out, const SearchParameters& params,
   out.put("      </SearchType>\n      <AdditionalSearchParams>\n");
   cv_param(out, "        ", "MS:1001211", "parent mass type mono");
   cv_param(out, "        ", "MS:1001256", "fragment mass type mono");
+  // 1.2 (spec section 4.3, Table 1): one of its processing terms is mandatory; ionflow reports
+  // distinct peptide-level q-values (MS:1001868), so "peptide-level scoring".
+  if (version.v1_2) cv_param(out, "        ", "MS:1002490", "peptide-level scoring");
   auto user_int = [&](std::string_view name, int64_t value) {
     user_param(out, "        ", name, std::to_string(value), "xsd:int");
   };
@@ -481,6 +511,11 @@ void write_protocols(TextOutput& out, const SearchParameters& params,
   write_tolerance(out, "ParentTolerance", params.precursor_tolerance);
   out.put("      <Threshold>\n");
   cv_param_double(out, "        ", "MS:1002354", "PSM-level q-value", context.pass_threshold_q);
+  // 1.2 section 5.2.6: the Threshold may state the peptide-level one ("peptide passes threshold").
+  if (version.v1_2) {
+    cv_param_double(out, "        ", "MS:1001868", "distinct peptide-level q-value",
+                    context.pass_threshold_q);
+  }
   out.put(
       "      </Threshold>\n"
       "    </SpectrumIdentificationProtocol>\n"
@@ -541,7 +576,8 @@ void write_inputs(TextOutput& out, const Catalogue& c, const SearchParameters& p
 }
 
 void write_item(TextOutput& out, const Psm& psm, std::size_t item, uint32_t peptide,
-                const std::vector<uint32_t>& evidences, const ResultContext& context) {
+                const std::vector<uint32_t>& evidences, const ResultContext& context,
+                Version version) {
   out.put("        <SpectrumIdentificationItem id=\"SII_");
   out.put_uint(item);
   out.put('"');
@@ -567,6 +603,15 @@ void write_item(TextOutput& out, const Psm& psm, std::size_t item, uint32_t pept
   cv_param_double(out, indent, "MS:1002354", "PSM-level q-value", psm.spectrum_q);
   cv_param_double(out, indent, "MS:1001868", "distinct peptide-level q-value", psm.peptide_q);
   cv_param(out, indent, "MS:1001121", "number of matched peaks", std::to_string(psm.matched_peaks));
+  if (version.v1_2) {
+    // Peptide-level scoring (1.2 section 5.2.6): the group is the Peptide element (one per
+    // ProForma, the peptide form the peptide-level q-value is computed over; its number, as
+    // "Pep_<n>" is its id) and whether it passes, as xsd:boolean's "1" / "0": OpenMS 2.6 reads
+    // every SpectrumIdentificationItem cvParam value as a number and refuses "true" or "Pep_1".
+    cv_param(out, indent, "MS:1002520", "peptide group ID", std::to_string(peptide + 1));
+    cv_param(out, indent, "MS:1002500", "peptide passes threshold",
+             psm.peptide_q <= context.pass_threshold_q ? "1" : "0");
+  }
   user_param(out, indent, "delta_next", shortest(psm.delta_next), "xsd:double");
   user_param(out, indent, "precursor_ppm", shortest(psm.precursor_ppm), "xsd:double");
   user_param(out, indent, "fragment_ppm", shortest(psm.fragment_ppm), "xsd:double");
@@ -586,16 +631,15 @@ void write_result_params(TextOutput& out, const Psm& psm, bool mgf) {
     cv_param(out, indent, "MS:1000796", "spectrum title", psm.native_id);
 }
 
-}  // namespace
-
-void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
+void write_document(std::ostream& out, const PsmSource& psms, const ResultContext& context,
+                    Version version) {
   const SearchParameters& params = rf::parameters(context);
   const Catalogue c = catalogue(psms, context.spectra_paths.size());  // first pass
 
   TextOutput text(out);
-  write_header(text, context);
+  write_header(text, context, version);
   write_sequence_collection(text, c);
-  write_protocols(text, params, context);
+  write_protocols(text, params, context, version);
   write_inputs(text, c, params, context);
 
   // Per protein: (evidence, item) pairs of target PSMs and the best protein q-value.
@@ -622,7 +666,7 @@ void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultConte
     for (const Psm& psm : group) {
       const uint32_t peptide = peptide_id(c, psm);
       evidence_ids(c, psm, peptide, evidences);
-      write_item(text, psm, ++item, peptide, evidences, context);
+      write_item(text, psm, ++item, peptide, evidences, context, version);
       if (!psm.decoy) {
         for (uint32_t e : evidences) {
           const auto& ev = c.evidences[e];
@@ -637,6 +681,7 @@ void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultConte
     text.put("      </SpectrumIdentificationResult>\n");
   });
   text.put("      </SpectrumIdentificationList>\n      <ProteinDetectionList id=\"PDL_1\">\n");
+  std::size_t groups_passing = 0;
   for (uint32_t p = 0; p < hypotheses.size(); ++p) {
     Hypothesis& h = hypotheses[p];
     if (h.refs.empty()) continue;
@@ -664,7 +709,23 @@ void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultConte
       text.put("            </PeptideHypothesis>\n");
     }
     cv_param_double(text, "            ", "MS:1001869", "protein-level q-value", h.protein_q);
-    text.put("          </ProteinDetectionHypothesis>\n        </ProteinAmbiguityGroup>\n");
+    const bool passes = h.protein_q <= context.pass_threshold_q;
+    groups_passing += passes;
+    if (version.v1_2) {
+      // 1.2 section 5.2.1: every hypothesis is leading or not (one protein per group here: it
+      // leads), every group says whether it passes, the list counts the groups that pass.
+      cv_param(text, "            ", "MS:1002401", "leading protein");
+      text.put("          </ProteinDetectionHypothesis>\n");
+      cv_param(text, "          ", "MS:1002415", "protein group passes threshold",
+               passes ? "true" : "false");
+      text.put("        </ProteinAmbiguityGroup>\n");
+    } else {
+      text.put("          </ProteinDetectionHypothesis>\n        </ProteinAmbiguityGroup>\n");
+    }
+  }
+  if (version.v1_2) {
+    cv_param(text, "        ", "MS:1002404", "count of identified proteins",
+             std::to_string(groups_passing));
   }
   text.put(
       "      </ProteinDetectionList>\n    </AnalysisData>\n  </DataCollection>\n"
@@ -672,9 +733,24 @@ void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultConte
   text.finish();
 }
 
+}  // namespace
+
+void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
+  write_document(out, psms, context, Version{false});
+}
+
+void write_mzidentml_1_2(std::ostream& out, const PsmSource& psms, const ResultContext& context) {
+  write_document(out, psms, context, Version{true});
+}
+
 void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms,
                      const ResultContext& context) {
   write_mzidentml(out, VectorPsmSource(psms), context);
+}
+
+void write_mzidentml_1_2(std::ostream& out, const std::vector<Psm>& psms,
+                         const ResultContext& context) {
+  write_mzidentml_1_2(out, VectorPsmSource(psms), context);
 }
 
 }  // namespace ionflow

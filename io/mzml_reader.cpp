@@ -21,6 +21,8 @@
 #include "io/binary_array.hpp"
 #include "io/mzml_ms1_filter.hpp"
 #include "io/mzml_spectrum_builder.hpp"
+#include "io/peak_checks.hpp"
+#include "io/profile_spectrum.hpp"
 #include "io/xml_element_scan.hpp"
 
 namespace ionflow {
@@ -35,6 +37,7 @@ enum class Element {
   kParamGroupRef,
   kParamGroup,
   kSpectrum,
+  kSpectrumList,
   kChromatogram,
   kPrecursor,
   kIsolationWindow,
@@ -63,6 +66,7 @@ Element classify(std::string_view qualified_name) {
       break;
     case 's':
       if (n == "spectrum") return Element::kSpectrum;
+      if (n == "spectrumList") return Element::kSpectrumList;
       if (n == "selectedIon") return Element::kSelectedIon;
       break;
     case 'p':
@@ -168,13 +172,17 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   // comment or CDATA section may be longer, up to 4 MiB): expat copies them into its buffer,
   // which then stays small and in cache.
   void pass(std::string_view bytes) override {
+    passed_bytes_ += bytes.size();
     parse(bytes.data(), static_cast<int>(bytes.size()), false);
   }
   // Spectra are taken while expat is between elements of the spectrum list (nothing of a
-  // spectrum, parameter group or chromatogram open) and no DOCTYPE was met.
+  // spectrum, parameter group or chromatogram open), holds no partial token (its position is
+  // the end of what it was given: "<binaryDa<spectrum" must fail where expat fails, not after
+  // the taken spectrum; found by mzml_tokenizer_fuzzer) and no DOCTYPE was met.
   bool takes_spectra() const override {
-    return tokenize_plain_spectra_ && seen_root_ && depth_ >= 1 && !in_spectrum_ &&
-           !in_chromatogram_ && current_group_ == nullptr && !saw_doctype_;
+    return tokenize_plain_spectra_ && seen_root_ && depth_ >= 1 && in_spectrum_list_ &&
+           !in_spectrum_ && !in_chromatogram_ && current_group_ == nullptr && !saw_doctype_ &&
+           XML_GetCurrentByteIndex(parser_) == static_cast<XML_Index>(passed_bytes_);
   }
   // Tokenizes a plain spectrum and replays its events into the handlers expat would call; any
   // other goes back to expat (which then also reports its errors, with positions).
@@ -216,6 +224,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
 
   // Counted as the builder counts an MS1 spectrum it read (MzmlSpectrumBuilder::finish).
   void dropped(std::string_view native_id) override {
+    if (!in_spectrum_list_) return outside_spectrum_list(native_id);
     ++stats_.spectra_seen;
     const std::string reason = "MS level 1";
     ++stats_.skipped[reason];
@@ -234,6 +243,8 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
       return;
     }
     reader->guarded([&](MzmlReader& r) {
+      r.start_byte_ = XML_GetCurrentByteIndex(r.parser_);
+      r.start_line_ = XML_GetCurrentLineNumber(r.parser_);
       r.expat_attributes_.clear();
       for (; atts[0] != nullptr; atts += 2) r.expat_attributes_.push_back({atts[0], atts[1]});
       const XmlAttribute* first = r.expat_attributes_.data();
@@ -278,20 +289,90 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     const uint64_t passed = byte < 0 ? 0 : static_cast<uint64_t>(byte);
     const uint64_t offset = ms1_filter_.file_offset(passed);
     const uint64_t line = ms1_filter_.file_line(passed, XML_GetCurrentLineNumber(parser_));
+    if (is_final && fatal_message_.empty() && seen_root_ && ends_early(code)) {
+      truncated();  // every byte so far was well-formed: the file was cut
+      return;
+    }
     std::string what;
+    uint64_t at_offset = offset;
+    uint64_t at_line = line;
     if (!fatal_message_.empty()) {
       what = fatal_message_;
-    } else if (is_final) {  // all blocks parsed cleanly: the end of input is the problem
-      what = std::string("mzML ends early, truncated file? (XML: ") + XML_ErrorString(code) + ")";
+    } else if (in_spectrum_ && code == XML_ERROR_TAG_MISMATCH && closes_spectrum_list()) {
+      // A missing </spectrum> shows at the end tag of the list (or run) around it; the problem
+      // is the spectrum that was never closed: report where it starts.
+      what = unclosed_spectrum_message("</" + mismatched_end_tag() +
+                                       "> comes first (</spectrum> missing?)");
+      at_offset = spectrum_offset_;
+      at_line = spectrum_line_;
     } else {
       what = std::string("XML not well-formed: ") + XML_ErrorString(code);
     }
-    ParseError error(file_name_, offset, line, what);
+    if (!fatal_message_.empty() && fatal_at_spectrum_) {
+      at_offset = fatal_offset_;
+      at_line = fatal_line_;
+    }
+    ParseError error(file_name_, at_offset, at_line, what);
     failed_message_ = error.what();
-    failed_offset_ = offset;
-    failed_line_ = line;
+    failed_offset_ = at_offset;
+    failed_line_ = at_line;
     failed_what_ = what;
     throw error;
+  }
+
+  // The name in the end tag expat stopped at (it points at the name, after "</"), from the
+  // bytes expat still holds; "" when they are gone.
+  std::string mismatched_end_tag() const {
+    int offset = 0;
+    int size = 0;
+    const char* context = XML_GetInputContext(parser_, &offset, &size);
+    if (context == nullptr || offset < 0 || offset >= size) return {};
+    std::string name;
+    for (int i = offset; i < size && name.size() < 64; ++i) {
+      const char c = context[i];
+      if (c == '>' || c == ' ' || c == '\t' || c == '\r' || c == '\n') break;
+      name += c;
+    }
+    return name;
+  }
+
+  // Whether the mismatched end tag is one of the elements around the spectrum list.
+  bool closes_spectrum_list() const {
+    const std::string name = mismatched_end_tag();
+    const std::string_view n = local_name(name);
+    return n == "spectrumList" || n == "run" || n == "mzML" || n == "indexedmzML";
+  }
+
+  // expat's errors for input that stops inside the document, not for bad bytes.
+  static bool ends_early(XML_Error code) {
+    return code == XML_ERROR_NO_ELEMENTS || code == XML_ERROR_UNCLOSED_TOKEN ||
+           code == XML_ERROR_PARTIAL_CHAR || code == XML_ERROR_UNCLOSED_CDATA_SECTION;
+  }
+
+  // The file ended inside the document. The spectra read are kept; an open spectrum is cut and
+  // skipped, as the MGF reader skips a block without END IONS.
+  void truncated() {
+    std::string where = "end of file";
+    if (in_spectrum_) {
+      where = "spectrum " + builder_.native_id();
+      ++stats_.spectra_seen;
+      ++stats_.skipped[kSkipTruncated];
+      stats_.first_skipped_at.emplace(kSkipTruncated, where);
+      in_spectrum_ = false;
+    }
+    note_problem(stats_, kFileEndsEarly, 1, where);
+  }
+
+  std::string unclosed_spectrum_message(const std::string& what) const {
+    return "<spectrum id=\"" + builder_.native_id() + "\"> starting at line " +
+           std::to_string(spectrum_line_) + " is not closed: " + what;
+  }
+
+  // A <spectrum> outside <spectrumList> (in a cvList, after </mzML> in indexedmzML) is no
+  // spectrum of the run: not searched, counted as a problem.
+  void outside_spectrum_list(std::string_view native_id) {
+    note_problem(stats_, "spectra outside <spectrumList> ignored", 1,
+                 "spectrum " + std::string(native_id));
   }
 
   void check_not_failed() const {
@@ -319,6 +400,10 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
       return;
     }
     if (in_chromatogram_) return;
+    if (ignored_depth_ > 0) {  // inside a spectrum outside the spectrum list
+      if (element == Element::kSpectrum) ++ignored_depth_;
+      return;
+    }
     switch (element) {
       case Element::kCvParam:
         cv_param(ms_accession(atts.value_or_empty("accession")), atts.value_or_empty("value"),
@@ -333,11 +418,29 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
           current_group_->clear();
         }
         break;
+      case Element::kSpectrumList:
+        in_spectrum_list_ = true;
+        break;
       case Element::kSpectrum: {
         if (in_spectrum_) {  // would silently replace the spectrum being read
-          fatal("<spectrum> inside <spectrum " + builder_.native_id() + ">: not mzML");
+          fatal_at_spectrum_ = true;
+          fatal_offset_ = spectrum_offset_;
+          fatal_line_ = spectrum_line_;
+          const uint64_t at = start_byte_ < 0 ? 0 : static_cast<uint64_t>(start_byte_);
+          fatal(unclosed_spectrum_message("another <spectrum> starts at line " +
+                                          std::to_string(ms1_filter_.file_line(at, start_line_)) +
+                                          " (</spectrum> missing?)"));
           return;
         }
+        if (!in_spectrum_list_) {
+          outside_spectrum_list(atts.value_or_empty("id"));
+          ++ignored_depth_;
+          return;
+        }
+        spectrum_offset_ =
+            ms1_filter_.file_offset(start_byte_ < 0 ? 0 : static_cast<uint64_t>(start_byte_));
+        spectrum_line_ = ms1_filter_.file_line(
+            start_byte_ < 0 ? 0 : static_cast<uint64_t>(start_byte_), start_line_);
         builder_.begin(atts.value_or_empty("id"), parse_count(atts.find("defaultArrayLength")));
         in_spectrum_ = true;
         precursors_ = 0;
@@ -381,12 +484,20 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   }
 
   void end_element(std::string_view name) {
+    if (!fatal_message_.empty()) return;  // expat may still report the end of an empty element
     const Element element = classify(name);
     if (in_chromatogram_) {
       if (element == Element::kChromatogram) in_chromatogram_ = false;
       return;
     }
+    if (ignored_depth_ > 0) {
+      if (element == Element::kSpectrum) --ignored_depth_;
+      return;
+    }
     switch (element) {
+      case Element::kSpectrumList:
+        in_spectrum_list_ = false;
+        break;
       case Element::kParamGroup:
         current_group_ = nullptr;
         break;
@@ -494,12 +605,18 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     in_activation_ = in_array_ = false;
     ++stats_.spectra_seen;
     RawSpectrum spectrum;
-    const std::string reason = builder_.finish(spectrum);
+    const std::string where = "spectrum " + builder_.native_id();
+    std::string reason = builder_.finish(spectrum);
+    if (reason.empty()) {
+      check_peaks(spectrum, stats_, where);
+      if (spectrum.mz.empty()) reason = kSkipNoPeaks;
+    }
     if (!reason.empty()) {
       ++stats_.skipped[reason];
-      stats_.first_skipped_at.emplace(reason, "spectrum " + builder_.native_id());
+      stats_.first_skipped_at.emplace(reason, where);
       return;
     }
+    settle_peak_mode(spectrum, builder_.peak_mode(), stats_, where);
     spectrum.file_index = file_index_;
     spectrum.spectrum_index = stats_.spectra_emitted++;
     out_->push_back(std::move(spectrum));
@@ -509,6 +626,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   uint32_t file_index_;
   bool tokenize_plain_spectra_;
   XML_Parser parser_ = nullptr;
+  uint64_t passed_bytes_ = 0;  // handed to expat so far
   Ms1SpectrumFilter ms1_filter_;
   std::vector<RawSpectrum>* out_ = nullptr;
   ReadStats stats_;
@@ -527,7 +645,18 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   bool seen_root_ = false;
   bool saw_doctype_ = false;
   bool in_chromatogram_ = false;
+  bool in_spectrum_list_ = false;
+  int ignored_depth_ = 0;  // open spectra outside the spectrum list
   bool in_spectrum_ = false;
+  // Where the current spectrum's start tag is (expat path; a taken spectrum is whole) and where
+  // the element expat reported last starts.
+  uint64_t spectrum_offset_ = 0;
+  uint64_t spectrum_line_ = 0;
+  XML_Index start_byte_ = 0;
+  uint64_t start_line_ = 0;
+  bool fatal_at_spectrum_ = false;  // a fatal error reported at the open spectrum's start
+  uint64_t fatal_offset_ = 0;
+  uint64_t fatal_line_ = 0;
   bool in_precursor_ = false;
   bool in_isolation_window_ = false;
   bool in_selected_ion_ = false;

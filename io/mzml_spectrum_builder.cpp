@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 
+#include "io/number_text.hpp"
+#include "io/peak_checks.hpp"
+
 namespace ionflow {
 namespace {
 
@@ -14,6 +17,8 @@ constexpr int kSelectedIonMz = 1000744;
 constexpr int kChargeState = 1000041;
 constexpr int kPossibleChargeState = 1000633;
 constexpr int kPeakIntensity = 1000042;
+constexpr int kCentroidSpectrum = 1000127;
+constexpr int kProfileSpectrum = 1000128;
 constexpr int kSupplementalBeamTypeCid = 1002678;
 constexpr int kSupplementalCid = 1002679;
 
@@ -27,32 +32,11 @@ constexpr ActivationTerm kActivationTerms[] = {
     {1000599, "PQD"}, {1000136, "SID"}, {1000242, "BIRD"},
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-// `out` is written only when the whole text is the number ("357.5xyz" leaves it unchanged:
-// from_chars alone would store 357.5 and report only where it stopped).
 bool parse_double(std::string_view text, double& out) {
-  text = trim(text);
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  double value = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return false;
-  out = value;
-  return true;
+  return parse_whole_double(text, out);
 }
-
 bool parse_int(std::string_view text, int64_t& out) {
-  text = trim(text);
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return false;
-  out = value;
-  return true;
+  return parse_whole_int(text, out);
 }
 
 // Seconds per unit of a UO time unit accession; 1 when missing or unknown.
@@ -101,6 +85,7 @@ void MzmlSpectrumBuilder::begin(std::string_view native_id, int64_t default_arra
   possible_charges_.clear();
   first_activation_ = nullptr;
   cid_ = hcd_ = etd_ = false;
+  peak_mode_ = PeakMode::kUnknown;
   failure_.clear();
 }
 
@@ -115,6 +100,23 @@ void MzmlSpectrumBuilder::spectrum_term(int ms_accession, std::string_view value
       spectrum_.rt_seconds = t * seconds_per_unit(unit_accession);
       has_rt_ = true;
     }
+  } else if (ms_accession == kProfileSpectrum) {
+    peak_mode_ = PeakMode::kProfile;
+  } else if (ms_accession == kCentroidSpectrum) {
+    peak_mode_ = PeakMode::kCentroid;
+  }
+}
+
+void MzmlSpectrumBuilder::charge_term(std::string_view value, bool possible) {
+  int z = 0;
+  const ChargeText kind = classify_precursor_charge(value, z);
+  if (const char* reason = charge_skip_reason(kind); reason != nullptr) fail(reason);
+  if (kind != ChargeText::kCharge) return;
+  if (!possible) {
+    charge_ = z;
+  } else if (std::find(possible_charges_.begin(), possible_charges_.end(), z) ==
+             possible_charges_.end()) {
+    possible_charges_.push_back(z);
   }
 }
 
@@ -123,20 +125,15 @@ void MzmlSpectrumBuilder::isolation_window_term(int ms_accession, std::string_vi
 }
 
 void MzmlSpectrumBuilder::selected_ion_term(int ms_accession, std::string_view value) {
-  int64_t z = 0;
   switch (ms_accession) {
     case kSelectedIonMz:
       parse_double(value, selected_mz_);
       break;
     case kChargeState:
-      if (parse_int(value, z) && z > 0 && z < 1000) charge_ = static_cast<int>(z);
+      charge_term(value, false);
       break;
     case kPossibleChargeState:
-      if (parse_int(value, z) && z > 0 && z < 1000 &&
-          std::find(possible_charges_.begin(), possible_charges_.end(), z) ==
-              possible_charges_.end()) {
-        possible_charges_.push_back(static_cast<int>(z));
-      }
+      charge_term(value, true);
       break;
     case kPeakIntensity:
       parse_double(value, spectrum_.precursor_intensity);

@@ -8,7 +8,9 @@
 //   first precursor   isolationWindow MS:1000827 isolation window target m/z;
 //                     first selectedIon MS:1000744 selected ion m/z, MS:1000041 charge state
 //                     (0 = unknown), MS:1000633 possible charge state (repeatable, used when no
-//                     charge state), MS:1000042 peak intensity;
+//                     charge state), MS:1000042 peak intensity; a charge value that is negative
+//                     or not an integer skips the spectrum (peak_checks.hpp, as in every reader);
+//   spectrum          MS:1000128 profile spectrum / MS:1000127 centroid spectrum → peak_mode();
 //                     activation: see activation_name() below.
 // The precursor m/z is the selected-ion m/z, or the isolation-window target when that is missing
 // or 0. The scan number is N in a "scan=N" token of the native id (Thermo, Bruker, mzXML-derived
@@ -24,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/profile_spectrum.hpp"
 #include "scoring/spectrum.hpp"
 
 namespace ionflow {
@@ -57,6 +60,8 @@ class MzmlSpectrumBuilder {
   // The current spectrum's id attribute (its native id).
   const std::string& native_id() const { return spectrum_.native_id; }
   int64_t default_array_length() const { return default_array_length_; }
+  // What the spectrum's terms say about its peaks (kUnknown without either term).
+  PeakMode peak_mode() const { return peak_mode_; }
 
   // The arrays are decoded straight into the spectrum being built.
   std::vector<double>& mz() { return spectrum_.mz; }
@@ -77,6 +82,7 @@ class MzmlSpectrumBuilder {
   std::string finish(RawSpectrum& out);
 
  private:
+  void charge_term(std::string_view value, bool possible);
   RawSpectrum spectrum_;
   int64_t default_array_length_ = -1;
   int ms_level_ = 0;
@@ -88,6 +94,7 @@ class MzmlSpectrumBuilder {
   double isolation_target_mz_ = 0.0;
   int charge_ = 0;
   std::vector<int> possible_charges_;
+  PeakMode peak_mode_ = PeakMode::kUnknown;
   const char* first_activation_ = nullptr;        // first dissociation term seen
   bool cid_ = false, hcd_ = false, etd_ = false;  // including the supplemental terms
   std::string failure_;

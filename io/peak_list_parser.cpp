@@ -60,6 +60,11 @@ void PeakListParser::finish_file(File& fp, uint32_t file_index, std::vector<RawS
   for (const auto& [reason, where] : rs.first_skipped_at) {
     tally_.spectra_skipped_first.emplace(reason, path + ": " + where);
   }
+  // Data problems that skipped no spectrum (dropped peaks, a cut file, profile spectra
+  // centroided): one warning each, so the summary says what was changed or lost.
+  for (std::string& warning : read_problem_warnings(path, rs)) {
+    tally_.warnings.push_back(std::move(warning));
+  }
 }
 
 void PeakListParser::prepare(File& fp, const std::string& path,
@@ -119,12 +124,16 @@ std::string PeakListParser::failure_message(const std::exception& e, uint32_t fi
   // parsed: say that the position counts decompressed bytes and how to check.
   auto file = files_.find(file_index);
   if (file != files_.end() && file->second->decompressor.compression() != Compression::kNone &&
-      message.find("gzip") == std::string::npos && message.find("zstd") == std::string::npos) {
-    const bool gzip = file->second->decompressor.compression() == Compression::kGzip;
+      message.find("gzip") == std::string::npos && message.find("zstd") == std::string::npos &&
+      message.find("bzip2") == std::string::npos) {
+    const Compression compression = file->second->decompressor.compression();
+    const char* check = compression == Compression::kGzip    ? "gzip -t"
+                        : compression == Compression::kBzip2 ? "bzip2 -t"
+                                                             : "zstd -t";
     message += std::string(
                    " (line and byte count the decompressed data; if the file is "
                    "damaged, `") +
-               (gzip ? "gzip -t" : "zstd -t") + "` will say so)";
+               check + "` will say so)";
   }
   return message;
 }

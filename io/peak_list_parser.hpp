@@ -1,9 +1,10 @@
 // PeakListParser: the raw blocks of a job's spectra files (as the reader hands them out, still
-// compressed if the file is) turned into prepared queries. Per file: decompression (gzip, zstd;
-// io/decompression.hpp), format detection from the first decompressed bytes (mzML or MGF;
-// io/spectrum_reader.hpp), parsing, and spectrum preparation (scoring/search.hpp:
-// prepare_spectrum). Counts what it read and skipped in a ParseTally, and warns about a file none
-// of whose spectra is searchable.
+// compressed if the file is) turned into prepared queries. Per file: decompression (gzip, zstd,
+// bzip2; io/decompression.hpp), format detection from the first decompressed bytes (mzML,
+// mzXML, MGF or MS2; io/spectrum_reader.hpp), parsing, and spectrum preparation
+// (scoring/search.hpp: prepare_spectrum). Counts what it read and skipped in a ParseTally, warns
+// about a file none of whose spectra is searchable and about each counted data problem of a file
+// (ReadStats::problems: dropped peaks, a cut file, centroided profile spectra).
 //
 // Contract: each file's blocks arrive in file order, its last one with `last` set; blocks of
 // different files may interleave. Errors: feed() throws ParseError (file, byte, line) for input
@@ -34,7 +35,9 @@ struct ParseTally {
   uint64_t queries = 0;
   std::map<std::string, uint64_t> spectra_skipped;           // reason -> count
   std::map<std::string, std::string> spectra_skipped_first;  // reason -> "<file>: <where>"
-  std::vector<std::string> warnings;  // one per file without a searchable spectrum
+  // One per file without a searchable spectrum, and one per data problem of a file
+  // (read_problem_warnings in io/spectrum_reader.hpp).
+  std::vector<std::string> warnings;
 };
 
 class PeakListParser {

@@ -13,6 +13,8 @@
 //     number (spectrum_index + 1 when the file has none); index counts queries from 1.
 //   precursor_neutral_mass = Psm::expmass (Da); massdiff = expmass - calcmass (Da);
 //   retention_time_sec in seconds.
+//   modified_peptide: TPP notation, "n[43]M[147]EC[160]K" (result_common.hpp); the ProForma
+//     string as <parameter name="proforma"> after the search scores.
 //   mod_aminoacid_mass: position 1-based, mass = residue mass + every delta on that residue
 //     (Da), with static= / variable= giving the deltas; mod_nterm_mass = H (1.00782503207) +
 //     delta; mod_cterm_mass = OH (17.00273965) + delta - the masses of the terminal groups.
@@ -186,7 +188,6 @@ void write_run_header(TextOutput& out, std::string_view path, const SearchParame
 }
 
 void write_hit(TextOutput& out, const Psm& psm, const EnzymeParameters& enzyme) {
-  const int length = static_cast<int>(psm.sequence.size());
   PeptideEvidence first;
   if (!psm.evidence.empty()) first = psm.evidence.front();
   auto termini = [&](const PeptideEvidence& evidence) {
@@ -226,42 +227,21 @@ void write_hit(TextOutput& out, const Psm& psm, const EnzymeParameters& enzyme) 
   }
 
   if (!psm.modifications.empty()) {
-    double n_delta = 0.0;
-    double c_delta = 0.0;
-    bool has_n = false;
-    bool has_c = false;
-    std::vector<double> fixed_delta(static_cast<std::size_t>(length), 0.0);
-    std::vector<double> variable_delta(static_cast<std::size_t>(length), 0.0);
-    std::vector<bool> modified(static_cast<std::size_t>(length), false);
-    for (const AppliedModification& mod : psm.modifications) {
-      if (mod.position < 0) {
-        n_delta += mod.mass_delta_da;
-        has_n = true;
-      } else if (mod.position >= length) {
-        c_delta += mod.mass_delta_da;
-        has_c = true;
-      } else {
-        const auto i = static_cast<std::size_t>(mod.position);
-        (mod.fixed ? fixed_delta : variable_delta)[i] += mod.mass_delta_da;
-        modified[i] = true;
-      }
-    }
+    const rf::ModifiedMasses m = rf::modified_masses(psm);
     out.put("        <modification_info");
-    if (has_n) xml::put_attribute(out, "mod_nterm_mass", kNTermGroupDa + n_delta);
-    if (has_c) xml::put_attribute(out, "mod_cterm_mass", kCTermGroupDa + c_delta);
-    xml::put_attribute(out, "modified_peptide", rf::mass_delta_sequence(psm));
+    if (m.n_term_modified) xml::put_attribute(out, "mod_nterm_mass", m.n_term_mass_da);
+    if (m.c_term_modified) xml::put_attribute(out, "mod_cterm_mass", m.c_term_mass_da);
+    xml::put_attribute(out, "modified_peptide", rf::tpp_modified_peptide(psm));
     out.put(">\n");
-    for (int i = 0; i < length; ++i) {
-      const auto u = static_cast<std::size_t>(i);
-      if (!modified[u]) continue;
-      const double residue_mass = mass::residue_mass(psm.sequence[u]);
+    for (std::size_t i = 0; i < m.modified.size(); ++i) {
+      if (!m.modified[i]) continue;
       out.put("          <mod_aminoacid_mass");
       xml::put_attribute(out, "position", static_cast<int64_t>(i + 1));
-      xml::put_attribute(
-          out, "mass",
-          (residue_mass > 0 ? residue_mass : 0.0) + fixed_delta[u] + variable_delta[u]);
-      if (fixed_delta[u] != 0.0) xml::put_attribute(out, "static", fixed_delta[u]);
-      if (variable_delta[u] != 0.0) xml::put_attribute(out, "variable", variable_delta[u]);
+      xml::put_attribute(out, "mass", m.residue_mass_da[i]);
+      if (m.fixed_delta_da[i] != 0.0) xml::put_attribute(out, "static", m.fixed_delta_da[i]);
+      if (m.variable_delta_da[i] != 0.0) {
+        xml::put_attribute(out, "variable", m.variable_delta_da[i]);
+      }
       out.put("/>\n");
     }
     out.put("        </modification_info>\n");
@@ -273,6 +253,11 @@ void write_hit(TextOutput& out, const Psm& psm, const EnzymeParameters& enzyme) 
   search_score(out, "spectrum_q", psm.spectrum_q);
   search_score(out, "peptide_q", psm.peptide_q);
   search_score(out, "protein_q", psm.protein_q);
+  // The ProForma 2.0 string (as results.tsv's peptide column), where no pepXML field holds it.
+  out.put("        <parameter");
+  xml::put_attribute(out, "name", "proforma");
+  xml::put_attribute(out, "value", rf::proforma(psm));
+  out.put("/>\n");
   out.put("      </search_hit>\n");
 }
 

@@ -20,7 +20,12 @@
 //   enzN, enzC        1 when the peptide's N- / C-terminal cleavage matches the enzyme (from the
 //                     first protein's flanking residues; see result_common.hpp)
 //   Peptide           "K.LVNELTEFAK.D": flanking residues of the first protein ('-' at a protein
-//                     terminus), modifications as ProForma mass deltas ("M[+15.9949]")
+//                     terminus) around the peptide, modifications as mass deltas with 4 decimals
+//                     after their residue, N-terminal ones before the first residue
+//                     ("K.[+42.0106]M[+15.9949]EK.D"), C-terminal ones after the last: the form
+//                     Comet writes and Percolator and mokapot parse (flanks X.<peptide>.X, tags
+//                     in brackets), not ProForma's "[+42.0106]-M..." whose '-' they keep as a
+//                     residue
 //   Proteins          one accession per trailing column when ResultContext::protein_delimiter is
 //                     a tab (Percolator's default); otherwise one column joined by the delimiter
 // Features are written with 6 decimals (std::to_chars, deterministic).
@@ -107,7 +112,7 @@ void write_pin(std::ostream& out, const PsmSource& psms, const ResultContext& co
 
     text.put(first.pre == 0 ? '-' : first.pre);
     text.put('.');
-    text.put(result_format::mass_delta_sequence(psm));
+    text.put(result_format::pin_peptide(psm));
     text.put('.');
     text.put(first.post == 0 ? '-' : first.post);
     text.put('\t');

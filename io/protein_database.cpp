@@ -13,6 +13,7 @@
 #include "io/job_files.hpp"
 #include "io/sha256.hpp"
 #include "scoring/fragment_index.hpp"
+#include "scoring/index_memory.hpp"
 #include "scoring/search_plan.hpp"
 
 namespace ionflow {
@@ -22,9 +23,12 @@ namespace {
 // uncompressed file is parsed right there, a compressed one decompressed into `content`.
 // Returns the text to parse (in `image` or `content`).
 std::string_view read_fasta(const std::string& fasta_path, FileImage& image, std::string& content,
-                            LoadedDatabase& loaded) {
+                            LoadedDatabase& loaded, uint64_t max_memory_bytes) {
   try {
-    image = FileImage::read(fasta_path);
+    FileImage::ReadLimits limits;
+    limits.max_bytes = max_memory_bytes;
+    limits.max_bytes_source = "--max-memory";
+    image = FileImage::read(fasta_path, limits);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(std::string(e.what()) + " (protein database)");
   }
@@ -47,11 +51,12 @@ std::string_view read_fasta(const std::string& fasta_path, FileImage& image, std
 
 LoadedDatabase load_database(const std::string& fasta_path, const SearchParameters& params,
                              bool selecting, const std::string& index_cache_directory,
-                             int build_threads, const std::atomic<bool>* cancel) {
+                             int build_threads, const std::atomic<bool>* cancel,
+                             uint64_t max_memory_bytes) {
   LoadedDatabase loaded;
   FileImage image;
   std::string content;
-  const std::string_view text = read_fasta(fasta_path, image, content, loaded);
+  const std::string_view text = read_fasta(fasta_path, image, content, loaded, max_memory_bytes);
   std::string cache_key, cache_file, miss_reason;
   if (!index_cache_directory.empty() && selecting) {
     loaded.cache_status =
@@ -70,7 +75,7 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
   FastaOptions options;
   options.decoy_tag = params.database.decoy_tag;
   options.tag_is_suffix = params.database.decoy_tag_is_suffix;
-  std::vector<Protein> proteins = parse_fasta(text, fasta_path, options);
+  std::vector<Protein> proteins = parse_fasta(text, fasta_path, options, &loaded.warnings);
   image = FileImage();
   std::string().swap(content);
   if (proteins.empty()) {
@@ -79,8 +84,13 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
   }
   if (cancel != nullptr && cancel->load()) throw BuildCancelled();
   const size_t protein_count = proteins.size();
+  // Refused in seconds when the estimate is above the budget; the forms are capped to it.
+  PeptideIndexLimits memory_limits;
+  memory_limits.max_peptide_forms =
+      check_index_memory(estimate_index_memory(proteins, params, !selecting), max_memory_bytes,
+                         params, "--max-memory", memory_limits.max_peptide_forms);
   try {
-    PeptideIndexLimits limits;
+    PeptideIndexLimits limits = memory_limits;
     limits.threads = build_threads;
     DigestedDatabase digested =
         digest_database(std::move(proteins), params, cancel, limits, selecting);

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <ctime>
 #include <numeric>
+#include <vector>
+
+#include "scoring/mass.hpp"
 
 namespace ionflow::result_format {
 
@@ -46,7 +49,10 @@ void append_delta(std::string& out, double delta) {
 }
 
 // Builds a ProForma-like string; `unimod` chooses "UNIMOD:n" tags when known.
-std::string build_modified(const Psm& psm, bool unimod) {
+// ProForma-like string: UNIMOD:n (when `unimod` and known) or +mass tags; with `hyphens`
+// ProForma's "[...]-" / "-[...]" around terminal tags, without them the tags stand directly
+// before the first / after the last residue.
+std::string build_modified(const Psm& psm, bool unimod, bool hyphens) {
   const int length = static_cast<int>(psm.sequence.size());
   auto tag = [&](const AppliedModification& mod) {
     std::string t = "[";
@@ -62,7 +68,7 @@ std::string build_modified(const Psm& psm, bool unimod) {
   for (const auto& mod : psm.modifications) {
     if (mod.position < 0) out += tag(mod);
   }
-  if (!out.empty()) out += '-';
+  if (!out.empty() && hyphens) out += '-';
   for (int i = 0; i < length; ++i) {
     out += psm.sequence[static_cast<std::size_t>(i)];
     for (const auto& mod : psm.modifications) {
@@ -73,8 +79,15 @@ std::string build_modified(const Psm& psm, bool unimod) {
   for (const auto& mod : psm.modifications) {
     if (mod.position >= length) c_term += tag(mod);
   }
-  if (!c_term.empty()) out += '-' + c_term;
+  if (!c_term.empty()) out += (hyphens ? "-" : "") + c_term;
   return out;
+}
+
+// "[160]": a mass in the TPP's modified_peptide notation, rounded to a whole dalton.
+void put_tpp_mass(std::string& out, double mass_da) {
+  out += '[';
+  out += std::to_string(std::lround(mass_da));
+  out += ']';
 }
 
 }  // namespace
@@ -180,11 +193,61 @@ uint64_t scan_number(const Psm& psm) {
 
 std::string proforma(const Psm& psm) {
   if (!psm.proforma.empty()) return psm.proforma;
-  return build_modified(psm, /*unimod=*/true);
+  return build_modified(psm, /*unimod=*/true, /*hyphens=*/true);
 }
 
-std::string mass_delta_sequence(const Psm& psm) {
-  return build_modified(psm, /*unimod=*/false);
+std::string pin_peptide(const Psm& psm) {
+  return build_modified(psm, /*unimod=*/false, /*hyphens=*/false);
+}
+
+ModifiedMasses modified_masses(const Psm& psm) {
+  const std::size_t length = psm.sequence.size();
+  ModifiedMasses m;
+  m.modified.assign(length, false);
+  m.fixed_delta_da.assign(length, 0.0);
+  m.variable_delta_da.assign(length, 0.0);
+  double n_delta = 0.0;
+  double c_delta = 0.0;
+  for (const AppliedModification& mod : psm.modifications) {
+    if (mod.position < 0) {
+      n_delta += mod.mass_delta_da;
+      m.n_term_modified = true;
+    } else if (static_cast<std::size_t>(mod.position) >= length) {
+      c_delta += mod.mass_delta_da;
+      m.c_term_modified = true;
+    } else {
+      const auto i = static_cast<std::size_t>(mod.position);
+      (mod.fixed ? m.fixed_delta_da : m.variable_delta_da)[i] += mod.mass_delta_da;
+      m.modified[i] = true;
+    }
+  }
+  m.n_term_mass_da = mass::kHydrogen + n_delta;
+  m.c_term_mass_da = (mass::kOxygen + mass::kHydrogen) + c_delta;
+  m.residue_mass_da.resize(length);
+  for (std::size_t i = 0; i < length; ++i) {
+    const double residue_mass = mass::residue_mass(psm.sequence[i]);
+    m.residue_mass_da[i] =
+        (residue_mass > 0 ? residue_mass : 0.0) + m.fixed_delta_da[i] + m.variable_delta_da[i];
+  }
+  return m;
+}
+
+std::string tpp_modified_peptide(const Psm& psm) {
+  const ModifiedMasses m = modified_masses(psm);
+  std::string out;
+  if (m.n_term_modified) {
+    out += 'n';
+    put_tpp_mass(out, m.n_term_mass_da);
+  }
+  for (std::size_t i = 0; i < psm.sequence.size(); ++i) {
+    out += psm.sequence[i];
+    if (m.modified[i]) put_tpp_mass(out, m.residue_mass_da[i]);
+  }
+  if (m.c_term_modified) {
+    out += 'c';
+    put_tpp_mass(out, m.c_term_mass_da);
+  }
+  return out;
 }
 
 EnzymaticEnds enzymatic_ends(const Psm& psm, const PeptideEvidence& evidence,

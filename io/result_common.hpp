@@ -62,9 +62,33 @@ uint64_t scan_number(const Psm& psm);
 // The PSM's ProForma string; built from sequence + modifications (UNIMOD:n, or +mass) when
 // Psm::proforma is empty.
 std::string proforma(const Psm& psm);
-// ProForma with mass deltas, 4 decimals: "[+42.0106]-M[+15.9949]EK". Used by the .pin Peptide
-// column (the form Comet/MSFragger pins carry and mokapot/Percolator treat as opaque).
-std::string mass_delta_sequence(const Psm& psm);
+// A PSM's modifications as masses by site (pepXML's modification_info): the terminal groups
+// with their deltas (H 1.00782503207 + N-terminal deltas, OH 17.00273965 + C-terminal ones)
+// and, per residue, whether it is modified, its fixed and variable deltas and its total mass
+// (residue + every delta on it), Da.
+struct ModifiedMasses {
+  bool n_term_modified = false;
+  bool c_term_modified = false;
+  double n_term_mass_da = 0.0;
+  double c_term_mass_da = 0.0;
+  std::vector<bool> modified;
+  std::vector<double> fixed_delta_da;
+  std::vector<double> variable_delta_da;
+  std::vector<double> residue_mass_da;
+};
+ModifiedMasses modified_masses(const Psm& psm);
+
+// The TPP's modified_peptide notation (pepXML; Comet, Tandem2XML, PeptideProphet): each modified
+// residue followed by its total mass (residue + every delta on it) and an N- / C-terminal
+// modification as "n[...]" before / "c[...]" after the sequence with the terminal group's mass
+// (H 1.007825 + delta, OH 17.002740 + delta), each rounded to a whole Da:
+// "n[43]M[147]EC[160]K". Unmodified peptides are their bare sequence.
+std::string tpp_modified_peptide(const Psm& psm);
+// The .pin Peptide column's core (without the flanks): mass deltas with 4 decimals after their
+// residue, N-terminal ones before the first residue and C-terminal ones after the last, without
+// ProForma's '-' ("[+42.0106]M[+15.9949]EK"), the form Comet's pins carry and Percolator and
+// mokapot strip to the bare sequence.
+std::string pin_peptide(const Psm& psm);
 
 // Whether the peptide's N-terminal and C-terminal cleavages agree with the enzyme, from the
 // flanking residues of `evidence` (Percolator's enzN / enzC features). A protein terminus ('-')

@@ -70,6 +70,9 @@ class VectorPsmSource : public PsmSource {
 void write_tsv(std::ostream& out, const PsmSource& psms, const ResultContext& context);
 // mzIdentML 1.1.0.
 void write_mzidentml(std::ostream& out, const PsmSource& psms, const ResultContext& context);
+// mzIdentML 1.2.0 (what PRIDE asks for): the same document in the 1.2 namespace with the CV terms
+// 1.2 makes mandatory (peptide-level scoring, leading protein, group threshold, protein count).
+void write_mzidentml_1_2(std::ostream& out, const PsmSource& psms, const ResultContext& context);
 // pepXML (schema v1.22).
 void write_pepxml(std::ostream& out, const PsmSource& psms, const ResultContext& context);
 // Percolator input (.pin), tab separated.
@@ -78,6 +81,8 @@ void write_pin(std::ostream& out, const PsmSource& psms, const ResultContext& co
 // The same for PSMs in a vector (wrappers over VectorPsmSource).
 void write_tsv(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context);
 void write_mzidentml(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context);
+void write_mzidentml_1_2(std::ostream& out, const std::vector<Psm>& psms,
+                         const ResultContext& context);
 void write_pepxml(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context);
 void write_pin(std::ostream& out, const std::vector<Psm>& psms, const ResultContext& context);
 

@@ -2,21 +2,84 @@
 #include "io/spectrum_reader.hpp"
 
 #include "io/mgf_reader.hpp"
+#include "io/ms2_reader.hpp"
 #include "io/mzml_reader.hpp"
+#include "io/mzxml_reader.hpp"
 
 namespace ionflow {
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+// The local name of the root element of the XML text `xml` (starting at '<'), or "" if it is
+// not within `xml`.
+std::string_view root_element_name(std::string_view xml) {
+  size_t i = 0;
+  while (i < xml.size()) {
+    while (i < xml.size() && is_blank(xml[i])) ++i;
+    if (i >= xml.size() || xml[i] != '<') return {};
+    std::string_view rest = xml.substr(i);
+    std::string_view closer;
+    if (rest.substr(0, 2) == "<?") {
+      closer = "?>";
+    } else if (rest.substr(0, 4) == "<!--") {
+      closer = "-->";
+    } else if (rest.substr(0, 2) == "<!") {
+      closer = ">";  // DOCTYPE (an internal subset with '>' inside is not expected here)
+    } else {
+      size_t end = 1;
+      while (end < rest.size() && !is_blank(rest[end]) && rest[end] != '>' && rest[end] != '/') {
+        ++end;
+      }
+      if (end == rest.size()) return {};
+      std::string_view name = rest.substr(1, end - 1);
+      const size_t colon = name.rfind(':');
+      return colon == std::string_view::npos ? name : name.substr(colon + 1);
+    }
+    const size_t at = rest.find(closer, 2);
+    if (at == std::string_view::npos) return {};
+    i += at + closer.size();
+  }
+  return {};
+}
+
+}  // namespace
 
 PeakListFormat detect_peak_list_format(std::string_view head) {
   if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);  // UTF-8 byte order mark
   size_t i = 0;
-  while (i < head.size() &&
-         (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) {
-    ++i;
-  }
+  while (i < head.size() && is_blank(head[i])) ++i;
+  if (i == head.size()) return PeakListFormat::kMgf;
   // MGF never starts with '<' (a line is a parameter, a comment or BEGIN IONS), so any XML start
-  // ("<?xml", "<mzML", "<indexedmzML", or a "<!--" comment before them) goes to the mzML reader,
-  // which reports a precise error if the XML is not mzML.
-  return i < head.size() && head[i] == '<' ? PeakListFormat::kMzML : PeakListFormat::kMgf;
+  // goes to an XML reader, which reports a precise error if the XML is not what it reads.
+  if (head[i] == '<') {
+    const std::string_view root = root_element_name(head.substr(i));
+    return root == "mzXML" || root == "msRun" ? PeakListFormat::kMzXML : PeakListFormat::kMzML;
+  }
+  // An MS2 line is a one-letter record type and a tab ("H\tCreationDate\t..."); an MGF line is
+  // a KEY=value parameter, a comment or BEGIN IONS.
+  const char c = head[i];
+  if ((c == 'H' || c == 'S' || c == 'I' || c == 'Z') && i + 1 < head.size() &&
+      (head[i + 1] == '\t' || head[i + 1] == ' ')) {
+    return PeakListFormat::kMs2;
+  }
+  return PeakListFormat::kMgf;
+}
+
+std::vector<std::string> read_problem_warnings(const std::string& file_name,
+                                               const ReadStats& stats) {
+  std::vector<std::string> warnings;
+  for (const auto& [problem, count] : stats.problems) {
+    std::string text = file_name + ": " + std::to_string(count) + " " + problem;
+    const auto where = stats.first_problem_at.find(problem);
+    if (where != stats.first_problem_at.end() && !where->second.empty()) {
+      text += " (first at " + where->second + ")";
+    }
+    warnings.push_back(std::move(text));
+  }
+  return warnings;
 }
 
 std::unique_ptr<SpectrumReader> make_spectrum_reader(PeakListFormat format, std::string file_name,
@@ -26,6 +89,10 @@ std::unique_ptr<SpectrumReader> make_spectrum_reader(PeakListFormat format, std:
       return make_mzml_reader(std::move(file_name), file_index);
     case PeakListFormat::kMgf:
       return make_mgf_reader(std::move(file_name), file_index);
+    case PeakListFormat::kMzXML:
+      return make_mzxml_reader(std::move(file_name), file_index);
+    case PeakListFormat::kMs2:
+      return make_ms2_reader(std::move(file_name), file_index);
   }
   return make_mgf_reader(std::move(file_name), file_index);
 }

@@ -7,6 +7,7 @@
 // messages/registration.hpp so they can cross machines.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -40,6 +41,10 @@ struct JobSpec {
   // Open searches: memory for the scorers' fragment-ion index (job key fragment_index_memory_mb).
   // A larger index is cut into slices built on demand within it (scoring/fragment_slices.hpp).
   uint64_t fragment_index_budget_bytes = 2ull << 30;
+  // Memory budget of the peptide index build (`--max-memory` of ionflow search / serve, not a
+  // job key): a job whose estimate (scoring/index_memory.hpp) exceeds it fails before the
+  // build. 0 = no budget.
+  uint64_t max_memory_bytes = 0;
   std::string index_cache_directory;  // peptide-index cache (io/index_cache.hpp); "" = none.
                                       // Used only by jobs that index the whole database.
   // Index every peptide even when the windows are narrow (not a job key: for tests and
@@ -52,6 +57,16 @@ struct JobSpec {
   std::string effective_parameters_json;  // every key resolved, echoed into results.json
 };
 
+// One stretch of a stage's work, seconds since the job started.
+struct ActiveInterval {
+  double start_seconds = 0.0;
+  double end_seconds = 0.0;
+};
+
+// Most busy intervals a StageStats keeps: beyond it, neighbours closer than a growing gap merge
+// (note_active), so a job page's timeline stays a few kB for any job length.
+inline constexpr size_t kMaxActiveIntervals = 200;
+
 struct StageStats {
   double busy_seconds = 0.0;
   uint64_t items = 0;  // blocks, spectra, queries, chunks or PSMs, per stage
@@ -61,6 +76,10 @@ struct StageStats {
   // which stages ran side by side (note_active, overlap_seconds in job_events.hpp).
   double first_active_seconds = -1.0;
   double last_active_seconds = -1.0;
+  // When the stage was busy within that span: its pieces of work, sorted, overlapping ones
+  // merged, at most kMaxActiveIntervals (then gaps shorter than span / kMaxActiveIntervals are
+  // closed). The union of several actors' work (parsers, scorers).
+  std::vector<ActiveInterval> busy_intervals;
 };
 
 struct JobSummary {

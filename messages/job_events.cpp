@@ -4,13 +4,61 @@
 
 namespace ionflow {
 
+namespace {
+
+// Merges neighbours of `v` (sorted by start) whose gap is at most `gap` seconds.
+void close_gaps(std::vector<ActiveInterval>& v, double gap) {
+  size_t out = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i].start_seconds <= v[out].end_seconds + gap) {
+      v[out].end_seconds = std::max(v[out].end_seconds, v[i].end_seconds);
+    } else {
+      v[++out] = v[i];
+    }
+  }
+  if (!v.empty()) v.resize(out + 1);
+}
+
+// Inserts [start, end] into the sorted, disjoint `v`, merging what it overlaps; beyond
+// kMaxActiveIntervals, closes gaps below a doubling fraction of the span.
+void add_busy_interval(std::vector<ActiveInterval>& v, double start, double end) {
+  auto at = std::upper_bound(v.begin(), v.end(), start,
+                             [](double x, const ActiveInterval& i) { return x < i.start_seconds; });
+  const size_t i = static_cast<size_t>(at - v.begin());
+  v.insert(at, {start, end});
+  // Merge with the neighbour before and every one after that it reaches.
+  size_t first = i > 0 && v[i - 1].end_seconds >= start ? i - 1 : i;
+  size_t last = first;
+  while (last + 1 < v.size() && v[last + 1].start_seconds <= std::max(v[first].end_seconds, end)) {
+    ++last;
+    v[first].end_seconds = std::max(v[first].end_seconds, v[last].end_seconds);
+  }
+  v[first].end_seconds = std::max(v[first].end_seconds, end);
+  v.erase(v.begin() + static_cast<std::ptrdiff_t>(first + 1),
+          v.begin() + static_cast<std::ptrdiff_t>(last + 1));
+  if (v.size() <= kMaxActiveIntervals) return;
+  const double span = v.back().end_seconds - v.front().start_seconds;
+  double gap = span / kMaxActiveIntervals;
+  while (v.size() > kMaxActiveIntervals && gap > 0) {
+    close_gaps(v, gap);
+    gap *= 2;
+  }
+}
+
+}  // namespace
+
 void merge_stage_report(StageReport& into, const StageReport& from) {
   for (const auto& [name, s] : from.stages) {
     StageStats& t = into.stages[name];
     t.busy_seconds += s.busy_seconds;
     t.items += s.items;
     t.bytes += s.bytes;
-    if (s.first_active_seconds >= 0) note_active(t, s.first_active_seconds, s.last_active_seconds);
+    if (!s.busy_intervals.empty()) {
+      for (const ActiveInterval& i : s.busy_intervals)
+        note_active(t, i.start_seconds, i.end_seconds);
+    } else if (s.first_active_seconds >= 0) {
+      note_active(t, s.first_active_seconds, s.last_active_seconds);
+    }
   }
   into.spectra_read += from.spectra_read;
   into.spectra_searched += from.spectra_searched;
@@ -34,6 +82,7 @@ void note_active(StageStats& s, double start_seconds, double end_seconds) {
     s.first_active_seconds = start_seconds;
   }
   if (end_seconds > s.last_active_seconds) s.last_active_seconds = end_seconds;
+  add_busy_interval(s.busy_intervals, start_seconds, end_seconds);
 }
 
 double overlap_seconds(const StageStats& a, const StageStats& b) {

@@ -56,7 +56,8 @@ struct JobFailure {
 // intervals widened to cover both).
 void merge_stage_report(StageReport& into, const StageReport& from);
 
-// Widens `s`'s activity interval to cover [start_seconds, end_seconds] (job-relative seconds).
+// Widens `s`'s activity interval to cover [start_seconds, end_seconds] (job-relative seconds)
+// and adds that stretch to its busy intervals (StageStats::busy_intervals).
 void note_active(StageStats& s, double start_seconds, double end_seconds);
 
 // Seconds during which both stages' activity intervals overlap (0 if either never ran). An

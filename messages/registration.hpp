@@ -108,14 +108,19 @@ typename Inspector::result_type inspect(Inspector& f, JobSpec& x) {
            x.output_directory, x.search, x.licensed_cores, x.scorers, x.parsers, x.chunk_size,
            x.block_size_bytes, x.max_blocks_in_flight, x.max_chunks_in_flight,
            x.sorter_memory_budget_bytes, x.temp_directory, x.fragment_index_budget_bytes,
-           x.index_cache_directory, x.whole_index, x.output_formats, x.zstd, x.priority,
-           x.effective_parameters_json);
+           x.max_memory_bytes, x.index_cache_directory, x.whole_index, x.output_formats, x.zstd,
+           x.priority, x.effective_parameters_json);
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, ActiveInterval& x) {
+  return f(caf::meta::type_name("ionflow::ActiveInterval"), x.start_seconds, x.end_seconds);
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageStats& x) {
   return f(caf::meta::type_name("ionflow::StageStats"), x.busy_seconds, x.items, x.bytes,
-           x.first_active_seconds, x.last_active_seconds);
+           x.first_active_seconds, x.last_active_seconds, x.busy_intervals);
 }
 
 template <class Inspector>

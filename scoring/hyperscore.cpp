@@ -67,6 +67,17 @@ FragmentMatches match_fragments(const std::vector<Peak>& peaks,
   return m;
 }
 
+void select_hyperscore_peaks(const std::vector<Peak>& peaks, std::vector<Peak>& out) {
+  out = peaks;
+  if (out.size() <= kHyperscorePeaks) return;
+  std::nth_element(out.begin(), out.begin() + kHyperscorePeaks, out.end(),
+                   [](const Peak& a, const Peak& b) {
+                     return a.intensity != b.intensity ? a.intensity > b.intensity : a.mz < b.mz;
+                   });
+  out.resize(kHyperscorePeaks);
+  std::sort(out.begin(), out.end(), [](const Peak& a, const Peak& b) { return a.mz < b.mz; });
+}
+
 double hyperscore(const FragmentMatches& matches) {
   if (matches.total_matched == 0 || matches.summed_intensity <= 0.0) return 0.0;
   double score = std::log10(matches.summed_intensity);

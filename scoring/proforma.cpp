@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace ionflow {
 
@@ -74,6 +75,51 @@ std::string to_proforma(std::string_view sequence,
 
 std::string to_proforma(const Peptide& peptide, const PeptideIndex& index) {
   return to_proforma(peptide.sequence, applied_modifications(peptide, index));
+}
+
+ParsedProforma parse_proforma(std::string_view text) {
+  ParsedProforma out;
+  auto fail = [&](size_t at, const std::string& why) {
+    throw std::invalid_argument("ProForma '" + std::string(text) + "': " + why + " at offset " +
+                                std::to_string(at));
+  };
+  // Reads "[tag]" at i (text[i] == '['); returns the offset after ']'.
+  auto read_tag = [&](size_t i, int position) {
+    const size_t close = text.find(']', i + 1);
+    if (close == std::string_view::npos) fail(i, "unclosed '['");
+    if (close == i + 1) fail(i, "empty tag");
+    out.tags.push_back({position, std::string(text.substr(i + 1, close - i - 1))});
+    return close + 1;
+  };
+  size_t i = 0;
+  if (i < text.size() && text[i] == '[') {
+    while (i < text.size() && text[i] == '[') i = read_tag(i, -1);
+    if (i >= text.size() || text[i] != '-') fail(i, "expected '-' after the N-terminal tag");
+    ++i;
+  }
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '[') {
+      if (out.sequence.empty()) fail(i, "tag before the first residue");
+      i = read_tag(i, static_cast<int>(out.sequence.size()) - 1);
+    } else if (c == '-') {
+      if (out.sequence.empty() || i + 1 >= text.size() || text[i + 1] != '[') {
+        fail(i, "'-' not followed by a C-terminal tag");
+      }
+      ++i;
+      while (i < text.size() && text[i] == '[') {
+        i = read_tag(i, static_cast<int>(out.sequence.size()));
+      }
+      if (i != text.size()) fail(i, "text after the C-terminal tag");
+    } else if (c >= 'A' && c <= 'Z') {
+      out.sequence += c;
+      ++i;
+    } else {
+      fail(i, std::string("unexpected character '") + c + "'");
+    }
+  }
+  if (out.sequence.empty()) fail(0, "no residues");
+  return out;
 }
 
 }  // namespace ionflow

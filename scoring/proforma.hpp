@@ -36,4 +36,20 @@ std::string to_proforma(std::string_view sequence,
 // "UNIMOD:35" or "+15.9949" (see above): the text inside the brackets.
 std::string proforma_tag(int unimod_accession, double mass_delta_da);
 
+// A ProForma string of the form to_proforma() writes, split back into its residues and its
+// bracketed tags: position -1 for N-terminal tags ("[UNIMOD:1]-..."), the residue's 0-based
+// index, or the sequence length for C-terminal ones ("...K-[UNIMOD:2]"). Tags keep their text
+// ("UNIMOD:35", "+15.9949"); giving them a mass is the caller's (e.g. by proforma_tag() of the
+// job's modifications). Throws std::invalid_argument naming the offset for anything else: an
+// unclosed '[', a tag before the first residue without '-', a lower-case or non-letter residue.
+struct ProformaTag {
+  int position = 0;
+  std::string tag;
+};
+struct ParsedProforma {
+  std::string sequence;  // upper-case residues
+  std::vector<ProformaTag> tags;
+};
+ParsedProforma parse_proforma(std::string_view text);
+
 }  // namespace ionflow

@@ -94,10 +94,6 @@ namespace {
 constexpr size_t kNearestNullPeptides = 400;
 constexpr size_t kNullPeptides = 800;
 
-// Most intense prepared peaks the hyperscore matches against: X!Tandem's default
-// "spectrum, total peaks" = 50 (measured: 50 beats 40, 75 and 150 on BSA1-3 and Ecoli).
-constexpr size_t kHyperscorePeaks = 50;
-
 // Step 1 with a FragmentIndex (wide windows): above kFragmentPrefilterAbove window peptides,
 // only the kFragmentTopK that share the most fragment peaks with the query are scored in full.
 // Measured (precursor ±150 Da, isotope error 0, demo settings otherwise; one core; target PSMs
@@ -161,21 +157,6 @@ struct SpectrumScorer::Impl {
   std::vector<Peak> hyperscore_peaks;
   XcorrSpectrum xcorr;
   PeakTable peak_table;  // over hyperscore_peaks
-
-  // The kHyperscorePeaks most intense of the query's peaks, ascending m/z.
-  void select_hyperscore_peaks(const Query& query) {
-    hyperscore_peaks = query.peaks;
-    if (hyperscore_peaks.size() > kHyperscorePeaks) {
-      std::nth_element(hyperscore_peaks.begin(), hyperscore_peaks.begin() + kHyperscorePeaks,
-                       hyperscore_peaks.end(), [](const Peak& a, const Peak& b) {
-                         return a.intensity != b.intensity ? a.intensity > b.intensity
-                                                           : a.mz < b.mz;
-                       });
-      hyperscore_peaks.resize(kHyperscorePeaks);
-      std::sort(hyperscore_peaks.begin(), hyperscore_peaks.end(),
-                [](const Peak& a, const Peak& b) { return a.mz < b.mz; });
-    }
-  }
 
   // How a peptide is scored: a candidate also sums its fragment ppm errors; a mass-matched null
   // peptide (step 3) has its y ions shifted so that it weighs the query's neutral mass, and
@@ -479,7 +460,7 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   if (candidates.empty()) return out;
 
   // 2. Scoring.
-  select_hyperscore_peaks(query);
+  select_hyperscore_peaks(query.peaks, hyperscore_peaks);
   peak_table.prepare(hyperscore_peaks, params.fragment_tolerance);
   xcorr.prepare(query.peaks, query.neutral_mass, params.fragment_tolerance);
   score_all(query, candidates, fragment_charge, Role::kCandidate);

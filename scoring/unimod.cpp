@@ -41,6 +41,7 @@ struct Entry {
   int accession = 0;
   double mono_mass_da = 0.0;
   std::string bad_mono_mass;  // <umod:delta mono_mass> when it is not a number (or missing)
+  std::vector<UnimodChoice::Site> sites;  // <umod:specificity site position hidden>, file order
 };
 
 std::string lower(std::string_view s) {
@@ -102,6 +103,14 @@ struct Parser {
       Entry& e = p->entries->back();
       if (m == nullptr || !parse_mass(m, e.mono_mass_da)) {
         e.bad_mono_mass = m == nullptr ? "(missing)" : "'" + std::string(m) + "'";
+      }
+    } else if (p->in_mod && std::strcmp(name, "umod:specificity") == 0) {
+      const char* site = attribute(atts, "site");
+      const char* position = attribute(atts, "position");
+      const char* hidden = attribute(atts, "hidden");
+      if (site && position) {
+        p->entries->back().sites.push_back(
+            {site, position, hidden != nullptr && std::strcmp(hidden, "1") == 0});
       }
     } else if (p->in_mod && std::strcmp(name, "umod:alt_name") == 0) {
       p->in_alt_name = true;
@@ -405,6 +414,48 @@ TitleIndex scan_titles(std::string_view xml) {
   return index;
 }
 
+// Whether a Unimod <umod:specificity position> is one where a modification at `position` sits:
+// a protein terminus also accepts Unimod's "Any N-term" / "Any C-term" (a modification of every
+// peptide terminus is one of the protein terminus too); a peptide terminus wants "Any ...".
+bool position_accepts(ModificationPosition position, std::string_view unimod_position) {
+  switch (position) {
+    case ModificationPosition::kAnywhere:
+      return unimod_position == "Anywhere";
+    case ModificationPosition::kPeptideNTerm:
+      return unimod_position == "Any N-term";
+    case ModificationPosition::kPeptideCTerm:
+      return unimod_position == "Any C-term";
+    case ModificationPosition::kProteinNTerm:
+      return unimod_position == "Protein N-term" || unimod_position == "Any N-term";
+    case ModificationPosition::kProteinCTerm:
+      return unimod_position == "Protein C-term" || unimod_position == "Any C-term";
+  }
+  return false;
+}
+
+// Whether `e` lists every site of `m`: each residue (or, for a terminal modification on any
+// residue, the "N-term" / "C-term" site) at a position it accepts; hidden specificities count
+// only when `allow_hidden`.
+bool lists_sites(const Entry& e, const Modification& m, bool allow_hidden) {
+  auto lists = [&](std::string_view site) {
+    for (const UnimodChoice::Site& s : e.sites) {
+      if ((allow_hidden || !s.hidden) && s.site == site && position_accepts(m.position, s.position))
+        return true;
+    }
+    return false;
+  };
+  if (m.residues.empty()) {
+    if (m.position == ModificationPosition::kAnywhere) return false;
+    const bool n_side = m.position == ModificationPosition::kPeptideNTerm ||
+                        m.position == ModificationPosition::kProteinNTerm;
+    return lists(n_side ? "N-term" : "C-term");
+  }
+  for (const char residue : m.residues) {
+    if (!lists(std::string_view(&residue, 1))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 struct Unimod::Impl {
@@ -497,9 +548,13 @@ struct Unimod::Impl {
     const size_t limit = std::max<size_t>(2, query.size() / 3);
     for (const auto& e : entries) {
       const std::string title = lower(e.title);
-      size_t d = edit_distance(query, title);
       const bool prefix = !query.empty() && (title.rfind(query, 0) == 0);
-      if (prefix) d = std::min<size_t>(d, 1);
+      // The distance is at least the length difference: a title that far off is not computed
+      // (a 20,000-character name took 2.7 s against every title, found by job_message_fuzzer).
+      const size_t gap =
+          query.size() > title.size() ? query.size() - title.size() : title.size() - query.size();
+      if (!prefix && gap > limit) continue;
+      size_t d = prefix ? (query == title ? 0 : 1) : edit_distance(query, title);
       if (d <= limit) scored.emplace_back(d, &e.title);
     }
     std::stable_sort(scored.begin(), scored.end(),
@@ -567,6 +622,55 @@ std::vector<std::string> Unimod::titles() const {
   out.reserve(impl_->entries.size());
   for (const auto& e : impl_->entries) out.push_back(e.title);
   return out;
+}
+
+std::string UnimodChoice::mascot_name(const std::string& title, const Site& site) {
+  const bool terminus = site.site == "N-term" || site.site == "C-term";
+  std::string where;
+  if (site.position == "Protein N-term" || site.position == "Protein C-term") {
+    where = site.position + (terminus ? "" : " " + site.site);
+  } else if (site.position == "Any N-term" || site.position == "Any C-term") {
+    where = site.position.substr(4) + (terminus ? "" : " " + site.site);
+  } else {
+    where = site.site;
+  }
+  return title + " (" + where + ")";
+}
+
+std::vector<UnimodChoice> Unimod::choices() const {
+  impl_->ensure_full_parse();
+  std::vector<UnimodChoice> out;
+  out.reserve(impl_->entries.size());
+  for (const auto& e : impl_->entries) {
+    if (!e.bad_mono_mass.empty()) continue;
+    out.push_back({e.title, e.full_name, e.accession, e.mono_mass_da, e.sites});
+  }
+  return out;
+}
+
+std::vector<UnimodMatch> Unimod::matches_by_mass(const Modification& m, double tolerance_da) const {
+  impl_->ensure_full_parse();
+  for (const bool allow_hidden : {false, true}) {
+    std::vector<UnimodMatch> out;
+    for (const Entry& e : impl_->entries) {
+      if (!e.bad_mono_mass.empty() || std::abs(e.mono_mass_da - m.mass_delta_da) > tolerance_da) {
+        continue;
+      }
+      if (lists_sites(e, m, allow_hidden)) out.push_back({e.title, e.accession, e.mono_mass_da});
+    }
+    if (!out.empty()) return out;
+  }
+  return {};
+}
+
+Modification Unimod::named_by_mass(const Modification& m, double tolerance_da) const {
+  if (!m.name.empty() || m.unimod_accession != 0) return m;
+  const std::vector<UnimodMatch> matches = matches_by_mass(m, tolerance_da);
+  if (matches.size() != 1) return m;
+  Modification named = m;
+  named.name = matches.front().title;
+  named.unimod_accession = matches.front().accession;
+  return named;
 }
 
 Modification Unimod::resolve(std::string_view text, bool fixed) const {

@@ -27,6 +27,15 @@
 // leaves the elements that parse alone usable. Call parse_whole_file() to check every byte.
 // An entry whose <umod:delta mono_mass> is not a number is refused when used (std::runtime_error
 // naming the path, the modification and the value), never read as 0 Da.
+//
+// Naming a modification given by mass (Sage's static_mods {"C": 57.021464}, "+15.9949 (M)"):
+// named_by_mass() gives it the title and accession of the one Unimod entry whose delta
+// (<umod:delta mono_mass>) is within the tolerance and that lists every site of it
+// (<umod:specificity site position>; a protein terminus also accepts Unimod's "Any N-term").
+// Entries listing the sites as visible (hidden="0") come first; only when none matches do
+// hidden specificities count (Unimod's rarer sites, e.g. Methyl on K). Two or more matches leave
+// it a mass: Dimethyl, Ethyl and Delta:H(4)C(2) (28.0313 Da, hidden on K) stay "+28.0313".
+// The search keeps the user's mass; only the name and accession are added.
 #pragma once
 
 #include <memory>
@@ -37,6 +46,38 @@
 #include "scoring/modification.hpp"
 
 namespace ionflow {
+
+// One Unimod entry with the sites it lists, for choosing a modification by name (the service's
+// search-as-you-type). mascot_name() writes a site the way resolve() reads it back:
+// "Oxidation (M)", "Acetyl (Protein N-term)", "Gln->pyro-Glu (N-term Q)", "Amidated (C-term)".
+struct UnimodChoice {
+  struct Site {
+    std::string site;      // <umod:specificity site>: a residue, "N-term" or "C-term"
+    std::string position;  // "Anywhere", "Any N-term", "Any C-term", "Protein N-term", ...
+    bool hidden = false;   // Unimod's hidden="1": a rare site Mascot lists only on request
+  };
+  std::string title;      // "Oxidation"
+  std::string full_name;  // "Oxidation or Hydroxylation"
+  int accession = 0;      // 35
+  double mono_mass_da = 0.0;
+  std::vector<Site> sites;
+
+  static std::string mascot_name(const std::string& title, const Site& site);
+};
+
+// Tolerance for naming a modification given by mass, Da. It accepts a mass given to 3 decimals
+// (rounding error <= 0.0005 Da; "15.995" for Oxidation's 15.994915) and is under half the
+// smallest gap between two different deltas at one visible site in Debian's unimod.xml
+// (0.001786 Da: iTRAQ8plex 304.20536 and TMTpro 304.207146 on K), so a mass is never within it
+// of two different deltas there; only entries of one delta (isomers) can make it ambiguous.
+inline constexpr double kUnimodMassToleranceDa = 0.0005;
+
+// A Unimod entry that a mass matches (title, record id, its <umod:delta mono_mass> in Da).
+struct UnimodMatch {
+  std::string title;
+  int accession = 0;
+  double mono_mass_da = 0.0;
+};
 
 class Unimod {
  public:
@@ -66,8 +107,24 @@ class Unimod {
   // it false).
   bool whole_file_parsed() const;
 
+  // The entries matching `m`'s mass (within tolerance_da) and every one of its sites, in file
+  // order: those listing the sites visibly, or when there are none, those listing them hidden
+  // (see above). Parses the whole file; throws as parse_whole_file().
+  std::vector<UnimodMatch> matches_by_mass(const Modification& m,
+                                           double tolerance_da = kUnimodMassToleranceDa) const;
+
+  // `m` with the name and accession of its one match (matches_by_mass), mass, position,
+  // residues and fixed unchanged; `m` itself when it already has a name or accession, or when
+  // zero or several entries match. Throws as parse_whole_file().
+  Modification named_by_mass(const Modification& m,
+                             double tolerance_da = kUnimodMassToleranceDa) const;
+
   // Every <umod:mod> title in file order (parses the whole file; throws as parse_whole_file()).
   std::vector<std::string> titles() const;
+
+  // Every entry with a usable mass and its sites, in file order (parses the whole file; throws
+  // as parse_whole_file()).
+  std::vector<UnimodChoice> choices() const;
 
  private:
   struct Impl;

@@ -8,9 +8,11 @@ PACKAGES=(
   build-essential cmake pkg-config git ca-certificates
   libcaf-dev libsimdjson-dev libzstd-dev zstd libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  libexpat1-dev zlib1g-dev libmsnumpress-dev
-  libcpp-httplib-dev libssl-dev libsqlite3-dev libhiredis-dev libcli11-dev
+  libexpat1-dev zlib1g-dev libbz2-dev bzip2 libmsnumpress-dev
+  libcpp-httplib-dev libssl-dev libsqlite3-dev libhiredis-dev libcli11-dev redis-server
   comet-ms tandem-mass openms-common topp libxml2-utils hyperfine curl python3 time
+  libjs-chart.js chromium chromium-driver python3-selenium
+  clang libfuzzer-14-dev libclang-rt-14-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

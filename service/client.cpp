@@ -65,9 +65,11 @@ std::string field(const JsonValue& o, const char* key) {
   return v->is_string() ? v->as_string() : to_json(*v);
 }
 
+}  // namespace
+
 // Input paths are resolved against the client's directory before the message leaves it, so
 // `ionflow submit` works like `ionflow search` from the same directory.
-void absolutize_inputs(JsonValue& message) {
+void absolutize_job_inputs(JsonValue& message) {
   namespace fs = std::filesystem;
   auto fix = [](JsonValue& v) {
     if (v.is_string() && !v.as_string().empty() && fs::path(v.as_string()).is_relative()) {
@@ -84,24 +86,29 @@ void absolutize_inputs(JsonValue& message) {
   }
 }
 
-}  // namespace
-
-int client_submit(const ClientOptions& options, const std::string& job_path, bool wait) {
+std::optional<std::string> read_job_for_submit(const std::string& job_path) {
   std::ifstream in(job_path, std::ios::binary);
   if (!in) {
     fmt::print(stderr, "ionflow submit: cannot read {}\n", job_path);
-    return 2;
+    return std::nullopt;
   }
   std::stringstream ss;
   ss << in.rdbuf();
   std::string body = ss.str();
   try {
     JsonValue message = parse_json(body);
-    absolutize_inputs(message);
+    absolutize_job_inputs(message);
     body = to_json(message);
   } catch (const JsonSyntaxError&) {
-    // Sent as is: the server names the error.
+    // Sent as is: the server (or the queue node that takes it) names the error.
   }
+  return body;
+}
+
+int client_submit(const ClientOptions& options, const std::string& job_path, bool wait) {
+  const std::optional<std::string> job = read_job_for_submit(job_path);
+  if (!job) return 2;
+  const std::string& body = *job;
   // With --wait, Ctrl-C stops the waiting, not the job: say so, and how to stop the job. Caught
   // from before the job exists, so that no interrupt can kill the client silently.
   static volatile std::sig_atomic_t interrupted = 0;

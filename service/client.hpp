@@ -8,12 +8,21 @@
 #include <optional>
 #include <string>
 
+#include "service/json_value.hpp"
+
 namespace ionflow {
 
 struct ClientOptions {
   std::string server = "http://127.0.0.1:8080";
   std::string token;  // sent as "Authorization: Bearer <token>" when not empty
 };
+
+// Makes the message's relative input paths (mzml_paths, spectra, database.fasta) absolute
+// against the current directory, so that a submitted job reads what `ionflow search` would.
+void absolutize_job_inputs(JsonValue& message);
+// The job file's text with its inputs made absolute (as is when it is not JSON); nullopt, after
+// printing "ionflow submit: cannot read PATH", when it cannot be read.
+std::optional<std::string> read_job_for_submit(const std::string& job_path);
 
 int client_submit(const ClientOptions& options, const std::string& job_path, bool wait);
 int client_status(const ClientOptions& options, const std::string& job_id);  // "" = list

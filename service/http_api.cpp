@@ -18,8 +18,11 @@
 
 #include "scoring/edit_distance.hpp"
 #include "service/api_token.hpp"
+#include "service/guarded_http_server.hpp"
+#include "service/http_reply.hpp"
 #include "service/job_message.hpp"
 #include "service/summary_report.hpp"
+#include "service/web_api.hpp"
 
 namespace ionflow {
 
@@ -36,19 +39,6 @@ std::string new_job_id() {
   std::string id = "j";
   for (int i = 0; i < 12; ++i) id += kHex[(x >> (4 * i)) & 15];
   return id;
-}
-
-void reply(httplib::Response& res, int status, const JsonValue& body) {
-  res.status = status;
-  res.set_content(to_json(body, 2) + "\n", kJson);
-}
-
-void error(httplib::Response& res, int status, const std::string& message,
-           const std::string& field = "") {
-  JsonValue body = JsonValue::object();
-  body.set("error", message);
-  if (!field.empty()) body.set("field", field);
-  reply(res, status, body);
 }
 
 JsonValue parse_or_raw(const std::string& text) {
@@ -72,6 +62,12 @@ const std::vector<Route>& known_routes() {
       {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+)"), {"GET", "DELETE"}},
       {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+/results)"), {"GET"}},
       {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+/results\.json)"), {"GET"}},
+      {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+/(psms|plots|spectrum))"), {"GET"}},
+      {std::regex(R"(/v1/jobs/[A-Za-z0-9_-]+/files/[A-Za-z0-9._-]+)"), {"GET"}},
+      {std::regex(R"(/v1/files)"), {"GET"}},
+      {std::regex(R"(/v1/modifications)"), {"GET"}},
+      {std::regex(R"(/v1/uploads/[^/]+)"), {"PUT"}},
+      {std::regex(R"(/|/jobs/[A-Za-z0-9_-]+|/static/[A-Za-z0-9._-]+)"), {"GET"}},
       {std::regex(R"(/v1/scorers)"), {"GET", "PUT"}},
       {std::regex(R"(/v1/health)"), {"GET"}},
       {std::regex(R"(/metrics)"), {"GET"}},
@@ -117,16 +113,24 @@ struct HttpApi::Impl {
   const Unimod& unimod;
   Metrics& metrics;
   Options options;
-  httplib::Server server;
+  GuardedHttpServer server;
   // The listening socket, captured when cpp-httplib creates it (see widen_listen_backlog).
   int listen_socket = -1;
   std::unique_ptr<ScorerControl> own_control;  // when Options::scorer_control is null
   ScorerControl* control = nullptr;
   // Makes "count the queued jobs, then insert" one step, so max_queued_jobs holds exactly.
   std::mutex submit_mutex;
+  WebApi web;  // the web page and its endpoints (service/web_api.hpp)
 
   Impl(JobStore& s, Scheduler& sc, SearchRuntime& r, const Unimod& u, Metrics& m, Options o)
-      : store(s), scheduler(sc), runtime(r), unimod(u), metrics(m), options(std::move(o)) {
+      : store(s),
+        scheduler(sc),
+        runtime(r),
+        unimod(u),
+        metrics(m),
+        options(std::move(o)),
+        server(options.http_limits),
+        web(s, u, {options.data_roots, options.uploads_directory}) {
     control = options.scorer_control;
     if (!control) {
       own_control = std::make_unique<ScorerControl>(runtime, nullptr, ScorerControl::Options{});
@@ -134,8 +138,9 @@ struct HttpApi::Impl {
     }
     // Authentication first, then 405 for a known path with a method it does not accept.
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      const bool open = (req.method == "GET" || req.method == "HEAD") &&
-                        (req.path == "/v1/health" || req.path == "/metrics");
+      const bool open =
+          (req.method == "GET" || req.method == "HEAD") &&
+          (req.path == "/v1/health" || req.path == "/metrics" || WebApi::is_page_path(req.path));
       if (!options.api_token.empty() && !open &&
           !bearer_token_matches(req.get_header_value("Authorization"), options.api_token)) {
         res.set_header("WWW-Authenticate", "Bearer realm=\"ionflow\"");
@@ -169,10 +174,7 @@ struct HttpApi::Impl {
       ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
       listen_socket = sock;
     });
-    // Idle or slow clients each hold a worker until the read timeout: more workers than
-    // cpp-httplib's default 8, and a shorter wait for a request that stalls.
-    server.new_task_queue = [] { return new httplib::ThreadPool(64); };
-    server.set_read_timeout(5, 0);
+    // Slow and stalled clients: timeouts, keep-alive and per-address caps in GuardedHttpServer.
     server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;
       if (res.status == 413) {
@@ -259,19 +261,7 @@ struct HttpApi::Impl {
     std::string type = path.ends_with(".zst")    ? "application/zstd"
                        : path.ends_with(".json") ? kJson
                                                  : "text/tab-separated-values";
-    res.set_header(
-        "Content-Disposition",
-        "attachment; filename=\"" + std::filesystem::path(path).filename().string() + "\"");
-    res.set_content_provider(static_cast<size_t>(size), type,
-                             [path](size_t offset, size_t length, httplib::DataSink& sink) {
-                               std::ifstream in(path, std::ios::binary);
-                               in.seekg(static_cast<std::streamoff>(offset));
-                               std::string buffer(std::min<size_t>(length, 1 << 20), '\0');
-                               in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-                               auto n = static_cast<size_t>(in.gcount());
-                               if (n == 0) return false;
-                               return sink.write(buffer.data(), n);
-                             });
+    send_file(res, path, size, type, std::filesystem::path(path).filename().string());
   }
 
   void submit(const httplib::Request& req, httplib::Response& res) {
@@ -408,6 +398,7 @@ struct HttpApi::Impl {
   }
 
   void routes() {
+    web.register_routes(server);
     server.Post("/v1/jobs",
                 [this](const httplib::Request& req, httplib::Response& res) { submit(req, res); });
     server.Get("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {

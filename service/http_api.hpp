@@ -17,15 +17,18 @@
 //   GET    /v1/health             {"status": "ok", "version", "jobs": {state: n}, "running_jobs",
 //                                 "concurrent_jobs", "max_queued_jobs", "auth"}
 //   GET    /metrics               Prometheus text format
-// With Options::api_token set, every request except GET/HEAD /v1/health and /metrics needs
+// The web page and its endpoints (/, /jobs/{id}, /static/*, /v1/jobs/{id}/psms|plots|spectrum|
+// files/{name}, /v1/files, /v1/modifications, /v1/uploads/{name}): service/web_api.hpp.
+// With Options::api_token set, every request except GET/HEAD /v1/health, /metrics and the
+// page's own files (WebApi::is_page_path) needs
 // `Authorization: Bearer <token>`, else 401 (WWW-Authenticate: Bearer).
 // Errors are JSON {"error": "...", "field": "key.path"} with a 4xx status: 400 for a bad
 // message (not JSON, wrong type, unknown key — with "did you mean" —, unknown modification,
 // missing file, a path outside the data roots or with ".."), 401 no or wrong token, 404 unknown
 // job or route, 405 a known route with another method (Allow header lists the methods), 409
 // wrong state, 413 body too large, 429 queue full (Retry-After header).
-// Thread-safety: requests are served on httplib's thread pool; stop() may be called from any
-// thread.
+// Thread-safety: requests are served on GuardedHttpServer's workers; stop() may be called from
+// any thread. Connections beyond Options::http_limits get 503 at once (see guarded_http_server.hpp).
 #pragma once
 
 #include <cstddef>
@@ -39,6 +42,7 @@
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
+#include "service/guarded_http_server.hpp"
 #include "service/scorer_control.hpp"
 
 namespace ionflow {
@@ -53,6 +57,10 @@ class HttpApi {
     // Sizes the scorer pool for GET/PUT /v1/scorers; nullptr = a plain one without
     // autoscaling, owned by the HttpApi. Must outlive the HttpApi.
     ScorerControl* scorer_control = nullptr;
+    // Timeouts and connection caps against slow or stalled clients (GuardedHttpServer).
+    HttpConnectionLimits http_limits;
+    // Where PUT /v1/uploads/NAME writes (inside a data root, so jobs may read it); "" = none.
+    std::string uploads_directory;
   };
   HttpApi(JobStore& store, Scheduler& scheduler, SearchRuntime& runtime, const Unimod& unimod,
           Metrics& metrics, Options options);

@@ -289,6 +289,10 @@ class MessageReader {
              if (!format_known) {
                fail(index_path(p, i), "unknown format " + json_quote(formats[i]) + " " + known);
              }
+             if ((formats[i] == "mzid" && seen.count("mzid1.2")) ||
+                 (formats[i] == "mzid1.2" && seen.count("mzid"))) {
+               fail(index_path(p, i), "mzid and mzid1.2 both write results.mzid; give one");
+             }
              if (!seen.insert(formats[i]).second) {
                fail(index_path(p, i), "format " + json_quote(formats[i]) + " listed twice");
              }
@@ -477,6 +481,11 @@ class MessageReader {
                          named_variable_keys_.end());
     check_variable_same_as_fixed(d.fixed_modifications, fixed_keys, d.variable_modifications,
                                  variable_keys);
+    // A modification given by mass gets the Unimod name and accession of the one entry at its
+    // sites and mass (scoring/unimod.hpp), so that results say UNIMOD:4, not +57.021464.
+    for (auto* list : {&d.fixed_modifications, &d.variable_modifications}) {
+      for (Modification& m : *list) m = unimod_.named_by_mass(m);
+    }
   }
 
   // The decoy tag, its position and how decoys are made.

@@ -108,7 +108,8 @@ void walk_object(const JsonValue& v, const std::string& path, const std::vector<
   if (!v.is_object()) fail(path, "expected object, got " + got(v));
   for (const auto& [name, value] : v.as_object()) {
     std::string member_path = join_path(path, name);
-    auto it = std::find_if(keys.begin(), keys.end(), [&](const Key& k) { return k.name == name; });
+    auto it = std::find_if(keys.begin(), keys.end(),
+                           [&key = name](const Key& k) { return k.name == key; });
     if (it == keys.end()) {
       std::string message = "unknown key";
       // Suggest the closest known key: within a third of the name's length in edits (at least

@@ -143,8 +143,15 @@ JobStore::JobStore(const std::string& path, std::vector<std::string>* requeued) 
       " result_paths TEXT NOT NULL DEFAULT '',"
       " cancel_requested INTEGER NOT NULL DEFAULT 0)");
   exec("CREATE INDEX IF NOT EXISTS jobs_queue ON jobs(state, priority DESC, seq)");
-  // Jobs a killed process left running start again from the queue.
   std::lock_guard<std::mutex> lock(mutex_);
+  add_origin_column();
+  // A job taken from the Redis queue is not run again from here: its entry stays pending in the
+  // stream and is claimed again (by this node or another) after --claim-idle-seconds.
+  exec(
+      "UPDATE jobs SET state = 'cancelled', error = 'the node stopped while running it; the "
+      "queue runs its entry again', started_at = 0, progress_json = ''"
+      " WHERE state = 'running' AND origin = 'queue'");
+  // Jobs a killed process left running start again from the queue.
   {
     Statement s(db_, "SELECT id, cancel_requested FROM jobs WHERE state = 'running' ORDER BY seq",
                 path_);
@@ -171,11 +178,41 @@ void JobStore::exec(const char* sql) const {
   }
 }
 
-void JobStore::insert(JobRecord& r) {
-  std::lock_guard<std::mutex> lock(mutex_);
+void JobStore::add_origin_column() {
+  Statement columns(db_, "SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'origin'",
+                    path_);
+  columns.step();
+  if (columns.integer(0) == 0) exec("ALTER TABLE jobs ADD COLUMN origin TEXT NOT NULL DEFAULT ''");
+}
+
+int64_t JobStore::next_sequence() const {
   Statement next(db_, "SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs", path_);
   next.step();
-  r.sequence = next.integer(0);
+  return next.integer(0);
+}
+
+void JobStore::begin_external(JobRecord& r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  r.sequence = next_sequence();
+  r.started_at = now_seconds();
+  if (r.submitted_at <= 0) r.submitted_at = r.started_at;
+  r.state = JobState::kRunning;
+  Statement s(db_,
+              "INSERT INTO jobs (id, seq, state, priority, submitted_at, started_at,"
+              " submitted_json, effective_json, origin) VALUES (?, ?, 'running', ?, ?, ?, ?, ?,"
+              " 'queue') ON CONFLICT(id) DO UPDATE SET state = 'running', seq = excluded.seq,"
+              " started_at = excluded.started_at, finished_at = 0, progress_json = '', error = '',"
+              " summary_json = '', result_paths = '', cancel_requested = 0,"
+              " submitted_json = excluded.submitted_json, effective_json = excluded.effective_json",
+              path_);
+  s.bind(1, r.id).bind(2, r.sequence).bind(3, int64_t{r.priority}).bind(4, r.submitted_at);
+  s.bind(5, r.started_at).bind(6, r.submitted_json).bind(7, r.effective_json);
+  s.step();
+}
+
+void JobStore::insert(JobRecord& r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  r.sequence = next_sequence();
   r.submitted_at = now_seconds();
   r.state = JobState::kQueued;
   Statement s(db_,

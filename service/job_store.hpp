@@ -62,6 +62,12 @@ class JobStore {
   std::vector<JobRecord> list(std::optional<JobState> state = std::nullopt, int limit = 1000) const;
   std::map<JobState, int64_t> count_by_state() const;
 
+  // Records a job this node runs for another queue (the Redis stream, service/queue_consumer.hpp)
+  // as running now, replacing an earlier record of the same id (a redelivered entry). Such a job
+  // is never claimed by claim_next(), and one left running by a killed process is marked
+  // cancelled at the next open (the queue runs its entry again), not requeued.
+  // Sets sequence and started_at (and submitted_at when 0).
+  void begin_external(JobRecord& record);
   // Marks the next queued job running (priority, then FIFO) and returns it; nullopt if none.
   std::optional<JobRecord> claim_next();
   void set_progress(const std::string& id, const std::string& progress_json);
@@ -81,6 +87,9 @@ class JobStore {
 
  private:
   void exec(const char* sql) const;
+  void add_origin_column();
+  int64_t next_sequence()
+      const;  // REQUIRES: mutex_ held  // jobs.origin: '' (this service's queue) or 'queue' (Redis)
   std::string path_;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;

@@ -229,7 +229,11 @@ class Reader {
         return JsonValue(b);
       }
       case od::json_type::null: {
-        if (!v.is_null()) fail("invalid literal", doc);
+        // Not `!v.is_null()`: its conversion to bool throws simdjson_error on "nul" or "null\"".
+        bool is_null = false;
+        if (v.is_null().get(is_null) != simdjson::SUCCESS || !is_null) {
+          fail("invalid literal", doc);
+        }
         return JsonValue();
       }
       case od::json_type::number: {

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "service/client.hpp"
+#include "service/queue_client.hpp"
+#include "service/redis_connection.hpp"
 #include "service/search_command.hpp"
 #include "service/serve_command.hpp"
 
@@ -121,7 +123,7 @@ int main(int argc, char** argv) {
   auto* o_pin =
       s->add_flag("--write-pin", write_pin, "Also write Percolator input (Sage's --write-pin)");
   auto* o_formats = s->add_option("--output-formats", output_formats,
-                                  "Comma-separated: tsv,mzid,pepxml,pin (output_formats)");
+                                  "Comma-separated: tsv,mzid,mzid1.2,pepxml,pin (output_formats)");
   auto* o_scorers =
       s->add_option("--scorers", scorers, "Scorer actors; 0 = usable cores (scorers)");
   auto* o_parsers = s->add_option("--parsers", parsers, "Parser actors, 1-4 (parsers)");
@@ -161,6 +163,10 @@ int main(int argc, char** argv) {
   s->add_flag("--dry-run", search.dry_run,
               "Print the effective parameters (JSON) on stdout and exit without searching");
   s->add_flag("-q,--quiet", search.quiet, "No progress output and no [info] log lines");
+  s->add_option("--max-memory", search.max_memory,
+                "Memory budget of the peptide index (8G, 512M, bytes); a job estimated above it "
+                "fails at once naming the settings. Default: 3/4 of MemAvailable (or of the "
+                "cgroup limit)");
 
   // ---- serve and client commands --------------------------------------------------------------
   ionflow::ServeOptions serve;
@@ -208,6 +214,29 @@ int main(int argc, char** argv) {
   sv->add_option("--max-queued-jobs", serve.max_queued_jobs,
                  "Submissions beyond this many queued jobs are refused with 429")
       ->capture_default_str();
+  sv->add_option("--max-memory", serve.max_memory,
+                 "Memory budget of each job's peptide index (8G, 512M, bytes). Default: 3/4 of "
+                 "MemAvailable (or of the cgroup limit) / --concurrent-jobs");
+  sv->add_option("--max-connections-per-client", serve.max_connections_per_client,
+                 "Open HTTP connections per client IP address; more are answered 503 at once")
+      ->capture_default_str();
+
+  sv->add_option("--queue", serve.queue,
+                 "Also take jobs from a Redis stream: redis://[:PASS@]HOST:PORT[/STREAM] (stream "
+                 "default ionflow:jobs; password also from IONFLOW_REDIS_PASSWORD)");
+  sv->add_option("--queue-group", serve.queue_group, "Redis consumer group of the queue's nodes")
+      ->capture_default_str();
+  sv->add_option("--node-name", serve.node_name,
+                 "This node's consumer name in the queue (default HOST:PID)");
+  sv->add_option("--results-root", serve.results_root,
+                 "Where queue jobs' results go, DIR/<id>/ (a directory all nodes share); "
+                 "default <data-dir>/jobs");
+  sv->add_option("--claim-idle-seconds", serve.claim_idle_seconds,
+                 "A queue entry pending this long on a silent node is claimed and run here")
+      ->capture_default_str();
+  sv->add_option("--max-deliveries", serve.max_deliveries,
+                 "A queue entry delivered this many times without finishing is failed")
+      ->capture_default_str();
 
   ionflow::ClientOptions client;
   auto add_server = [&client](CLI::App* sub) {
@@ -215,7 +244,8 @@ int main(int argc, char** argv) {
     // same variable, and the environment of a subcommand not used could overwrite a flag given
     // to the one used. The environment is read after parsing, only for what no flag gave.
     sub->add_option("--server", client.server,
-                    "Service address, http://HOST:PORT (or IONFLOW_SERVER)")
+                    "Service address, http://HOST:PORT, or a Redis job queue, "
+                    "redis://HOST:PORT[/STREAM] (or IONFLOW_SERVER)")
         ->capture_default_str();
     sub->add_option("--token", client.token,
                     "API token of a server started with --api-token (or IONFLOW_API_TOKEN)");
@@ -304,6 +334,16 @@ int main(int argc, char** argv) {
     return ionflow::run_search_command(search);
   }
   if (*sv) return ionflow::run_serve_command(serve);
+  try {
+    if (ionflow::is_redis_url(client.server)) {
+      if (*sub) return ionflow::queue_submit(client.server, submit_path, submit_wait);
+      if (*st) return ionflow::queue_status(client.server, status_id);
+      if (*ca) return ionflow::queue_cancel(client.server, cancel_id);
+    }
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "ionflow: {}\n", e.what());
+    return 2;
+  }
   if (*sub) return ionflow::client_submit(client, submit_path, submit_wait);
   if (*st) return ionflow::client_status(client, status_id);
   if (*ca) return ionflow::client_cancel(client, cancel_id);

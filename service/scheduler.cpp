@@ -46,15 +46,17 @@ int Scheduler::running_jobs() const {
   return static_cast<int>(running_.size());
 }
 
+uint64_t chunks_not_scored(const JobProgress& p, uint32_t chunk_size) {
+  const uint64_t waiting = p.queries > p.queries_scored ? p.queries - p.queries_scored : 0;
+  const uint64_t per = std::max<uint32_t>(1, chunk_size);
+  return (waiting + per - 1) / per;
+}
+
 uint64_t Scheduler::backlog_chunks() const {
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t chunks = 0;
-  for (const auto& [id, job] : running_) {
-    const JobProgress& p = job->progress;
-    const uint64_t waiting = p.queries > p.queries_scored ? p.queries - p.queries_scored : 0;
-    const uint64_t per = std::max<uint32_t>(1, job->chunk_size);
-    chunks += (waiting + per - 1) / per;
-  }
+  for (const auto& [id, job] : running_)
+    chunks += chunks_not_scored(job->progress, job->chunk_size);
   return chunks;
 }
 
@@ -160,6 +162,7 @@ void Scheduler::run_job(const JobRecord& record) {
     return;
   }
   parsed.spec.id = id;
+  parsed.spec.max_memory_bytes = options_.max_memory_bytes;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job->chunk_size = parsed.spec.chunk_size;

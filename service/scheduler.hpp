@@ -29,6 +29,9 @@
 
 namespace ionflow {
 
+// Chunks of a running job not scored yet: ceil((queries - queries_scored) / chunk_size).
+uint64_t chunks_not_scored(const JobProgress& progress, uint32_t chunk_size);
+
 class Scheduler {
  public:
   struct Options {
@@ -36,6 +39,7 @@ class Scheduler {
     std::string jobs_directory;           // results of job X go to jobs_directory/X
     std::string index_cache_directory;    // every job's peptide-index cache ("" = none)
     std::vector<std::string> data_roots;  // re-checked when a job starts
+    uint64_t max_memory_bytes = 0;        // JobSpec::max_memory_bytes of every job (--max-memory)
   };
   Scheduler(JobStore& store, SearchRuntime& runtime, const Unimod& unimod, Metrics& metrics,
             Options options);

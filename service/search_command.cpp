@@ -12,6 +12,7 @@
 
 #include "actors/search_runtime.hpp"
 #include "service/job_message.hpp"
+#include "service/memory_budget.hpp"
 #include "service/progress_reporter.hpp"
 #include "service/summary_report.hpp"
 
@@ -108,6 +109,13 @@ int run_search_command(const SearchCommand& command) {
   for (const auto& w : parsed.warnings) spdlog::warn("{}", w);
   JobSpec& job = parsed.spec;
   job.id = kLocalJobId;
+  try {
+    job.max_memory_bytes = command.max_memory.empty() ? default_max_memory_bytes(1)
+                                                      : parse_memory_size(command.max_memory);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "ionflow search: --max-memory: {}\n", e.what());
+    return 2;
+  }
 
   if (command.dry_run) {
     fmt::print("{}\n", job.effective_parameters_json);

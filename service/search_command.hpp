@@ -21,6 +21,8 @@ struct SearchCommand {
   std::vector<std::pair<std::string, JsonValue>> overrides;  // key path -> value, in order
   bool dry_run = false;  // print the effective parameters on stdout and stop
   bool quiet = false;    // no progress output
+  // --max-memory: "8G", "512M", bytes; "" = service/memory_budget.hpp's default.
+  std::string max_memory;
 };
 
 // Sets `key_path` ("database.enzyme.missed_cleavages") in `message`, creating objects on the

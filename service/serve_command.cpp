@@ -8,6 +8,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -18,7 +19,9 @@
 #include "actors/search_runtime.hpp"
 #include "service/http_api.hpp"
 #include "service/job_store.hpp"
+#include "service/memory_budget.hpp"
 #include "service/metrics.hpp"
+#include "service/queue_consumer.hpp"
 #include "service/scheduler.hpp"
 #include "service/scorer_control.hpp"
 
@@ -65,9 +68,30 @@ int run_serve_command(const ServeOptions& options) {
                options.scorers, options.licensed_cores);
     return 2;
   }
+  uint64_t max_memory_bytes = 0;
+  try {
+    max_memory_bytes = options.max_memory.empty()
+                           ? default_max_memory_bytes(options.concurrent_jobs)
+                           : parse_memory_size(options.max_memory);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "ionflow serve: --max-memory: {}\n", e.what());
+    return 2;
+  }
+  if (options.max_connections_per_client < 1) {
+    fmt::print(stderr, "ionflow serve: --max-connections-per-client must be >= 1, got {}\n",
+               options.max_connections_per_client);
+    return 2;
+  }
   if (!(options.grace_seconds >= 0)) {
     fmt::print(stderr, "ionflow serve: --grace-seconds must be >= 0, got {}\n",
                options.grace_seconds);
+    return 2;
+  }
+  if (!options.queue.empty() && (!(options.claim_idle_seconds > 0) || options.max_deliveries < 1)) {
+    fmt::print(stderr,
+               "ionflow serve: --claim-idle-seconds must be > 0 and --max-deliveries >= 1, got {} "
+               "and {}\n",
+               options.claim_idle_seconds, options.max_deliveries);
     return 2;
   }
   for (const auto& root : options.data_roots) {
@@ -100,6 +124,12 @@ int run_serve_command(const ServeOptions& options) {
   for (const auto& r : options.data_roots)
     roots.push_back(fs::absolute(r).lexically_normal().string());
   if (roots.empty()) roots.push_back(data_dir.string());
+  // The web page's uploads land here, readable by jobs like any data root.
+  const std::string uploads = (data_dir / "uploads").string();
+  fs::create_directories(uploads, ec);
+  if (std::find(roots.begin(), roots.end(), data_dir.string()) == roots.end()) {
+    roots.push_back(uploads);
+  }
 
   // SIGINT/SIGTERM are taken by one thread (sigwait); every thread started from here on,
   // including the actor system's, inherits the blocked mask.
@@ -131,7 +161,30 @@ int run_serve_command(const ServeOptions& options) {
     // Jobs over the same FASTA and digestion settings share one cached peptide index.
     scheduler_options.index_cache_directory = (data_dir / "index-cache").string();
     scheduler_options.data_roots = roots;
+    scheduler_options.max_memory_bytes = max_memory_bytes;
     Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options);
+    std::unique_ptr<QueueConsumer> queue;
+    if (!options.queue.empty()) {
+      QueueConsumer::Options queue_options;
+      try {
+        queue_options.url = parse_redis_url(options.queue, "--queue");
+      } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "ionflow serve: {}\n", e.what());
+        return 2;
+      }
+      queue_options.group = options.queue_group;
+      queue_options.node_name = options.node_name;
+      queue_options.results_root =
+          options.results_root.empty()
+              ? (data_dir / "jobs").string()
+              : fs::absolute(options.results_root).lexically_normal().string();
+      queue_options.index_cache_directory = scheduler_options.index_cache_directory;
+      queue_options.data_roots = roots;
+      queue_options.claim_idle_seconds = options.claim_idle_seconds;
+      queue_options.max_deliveries = options.max_deliveries;
+      queue_options.concurrent_jobs = options.concurrent_jobs;
+      queue = std::make_unique<QueueConsumer>(store, runtime, unimod, metrics, queue_options);
+    }
     ScorerControl::Options control_options;
     control_options.min_scorers = options.min_scorers;
     control_options.max_scorers = options.max_scorers;
@@ -140,7 +193,11 @@ int run_serve_command(const ServeOptions& options) {
     std::unique_ptr<ScorerControl> control;
     try {
       control = std::make_unique<ScorerControl>(
-          runtime, [&scheduler] { return scheduler.backlog_chunks(); }, control_options);
+          runtime,
+          [&scheduler, &queue] {
+            return scheduler.backlog_chunks() + (queue ? queue->backlog_chunks() : 0);
+          },
+          control_options);
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "ionflow serve: {}\n", e.what());
       return 2;
@@ -150,10 +207,13 @@ int run_serve_command(const ServeOptions& options) {
     api_options.max_body_bytes = options.max_body_bytes;
     api_options.api_token = options.api_token;
     api_options.max_queued_jobs = options.max_queued_jobs;
+    api_options.http_limits.max_connections_per_address = options.max_connections_per_client;
     api_options.scorer_control = control.get();
+    api_options.uploads_directory = uploads;
     HttpApi api(store, scheduler, runtime, unimod, metrics, api_options);
     int bound = api.bind(host, port);
     scheduler.start();
+    if (queue) queue->start();
     control->start();
     const ScorerControl::Status scorers = control->status();
     const std::string scaling =
@@ -173,12 +233,20 @@ int run_serve_command(const ServeOptions& options) {
       spdlog::info("signal {}: stopping (running jobs get {} s, then are requeued)", sig,
                    options.grace_seconds);
       scheduler.stop_claiming();
+      if (queue) queue->stop_taking();
       api.stop();
     });
     api.serve();
     signal_thread.join();
     control->stop();
-    scheduler.stop(std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000)));
+    const auto grace =
+        std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
+    // Both stop within one grace period (the queue's in a thread of its own).
+    std::thread queue_stop([&] {
+      if (queue) queue->stop(grace);
+    });
+    scheduler.stop(grace);
+    queue_stop.join();
     spdlog::info("stopped");
     return 0;
   } catch (const std::exception& e) {

@@ -27,7 +27,16 @@ struct ServeOptions {
   std::string api_token;                    // "" = no authentication
   int64_t max_queued_jobs = 1000;           // submissions beyond this many queued get 429
   size_t max_body_bytes = 1 << 20;          // larger request bodies get 413
+  std::string max_memory;  // per job, "8G"; "" = 3/4 of available memory / concurrent_jobs
+  int max_connections_per_client = 64;  // open HTTP connections per client IP; more get 503
   double grace_seconds = 10;  // on SIGTERM: running jobs may finish this long, then are requeued
+  // Jobs from a Redis stream (service/queue_consumer.hpp); "" = none.
+  std::string queue;                    // redis://[:PASS@]HOST:PORT[/STREAM]
+  std::string queue_group = "ionflow";  // consumer group
+  std::string node_name;                // consumer name; "" = HOST:PID
+  std::string results_root;             // queue jobs' results: DIR/<id>/; "" = <data-dir>/jobs
+  double claim_idle_seconds = 60;       // a pending entry idle this long is claimed by another node
+  int max_deliveries = 3;               // an entry delivered more often is failed
 };
 
 int run_serve_command(const ServeOptions& options);

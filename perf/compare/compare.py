@@ -157,12 +157,7 @@ def run_dataset(args, name, ds, tool_names):
         for k in range(1, args.runs + 1):
             run_dir = os.path.join(args.work, 'runs', name, tool, f'run{k}')
             os.makedirs(run_dir, exist_ok=True)
-            if tool == 'comet':
-                argv, result = tools.prepare_comet(run_dir, spectra, settings, args.comet)
-            elif tool == 'tandem':
-                argv, result = tools.prepare_tandem(run_dir, spectra, settings, args.tandem)
-            else:
-                argv, result = tools.prepare_ionflow(run_dir, spectra, settings, args.ionflow)
+            argv, result = tools.prepare(tool, run_dir, spectra, settings, args)
             if os.path.exists(result):
                 os.remove(result)
             t = timed_run(argv, run_dir, args.timeout)

@@ -20,8 +20,9 @@ import struct
 import sys
 import zlib
 
-_SPEC = re.compile(rb'<spectrum\s[^>]*?\bid="([^"]*)"[^>]*?\bindex="(\d+)"[^>]*>(.*?)</spectrum>',
-                   re.S)
+_SPEC = re.compile(rb'<spectrum\s([^>]*)>(.*?)</spectrum>', re.S)  # attributes in any order
+_ID = re.compile(rb'\bid="([^"]*)"')
+_INDEX = re.compile(rb'\bindex="(\d+)"')
 _CV = re.compile(rb'<cvParam\s[^>]*?accession="(MS:\d+)"[^>]*?/>', re.S)
 _VALUE = re.compile(rb'\bvalue="([^"]*)"')
 _UNIT = re.compile(rb'\bunitName="([^"]*)"')
@@ -56,7 +57,8 @@ def spectra(data):
     """Yields (native_id, index, rt_seconds, precursor_mz, precursor_intensity, charges, mz,
     intensity) for every MS2 spectrum of mzML bytes `data`."""
     for m in _SPEC.finditer(data):
-        body = m.group(3)
+        body = m.group(2)
+        native_id, index = _ID.search(m.group(1)).group(1), int(_INDEX.search(m.group(1)).group(1))
         head = body.split(b'<binaryDataArrayList', 1)[0]
         p = _params(head)
         if p.get('MS:1000511', ('2',))[0] != '2':
@@ -73,7 +75,7 @@ def spectra(data):
             rb'accession="MS:(?:1000041|1000633)"[^>]*?value="(\d+)"',
             prec[1] if len(prec) > 1 else b'')})
         arrays = dict(_decode(b) for b in _BDA.findall(body))
-        yield (m.group(1).decode(), int(m.group(2)), rt, float(mz), float(inten or 0), charges,
+        yield (native_id.decode(), index, rt, float(mz), float(inten or 0), charges,
                arrays.get('mz', ()), arrays.get('intensity', ()))
 
 

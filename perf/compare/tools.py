@@ -22,7 +22,7 @@ class SearchSettings:
     decoy_suffix: bool
     isotope_error: bool          # C13 isotope error 0/+1 when true, 0 only when false
     precursor_ppm: float = 10.0  # symmetric, ppm
-    fragment_da: float = 0.5     # symmetric, Da (Comet: 1.0005 bins with offset 0.4)
+    fragment_da: float = 0.5     # symmetric, Da (Comet: see comet_fragment_bins)
     missed_cleavages: int = 1
     max_variable_mods: int = 2   # Oxidation (M) per peptide (ionflow default)
     min_length: int = 5          # residues (ionflow default)
@@ -30,6 +30,7 @@ class SearchSettings:
     min_mass_da: float = 500.0   # neutral monoisotopic (ionflow default)
     max_mass_da: float = 5000.0
     threads: int = 2
+    deisotope: bool = False      # ionflow only: drop fragment isotope peaks (high-res fragments)
 
 
 def _fill(template_name, values):
@@ -40,8 +41,24 @@ def _fill(template_name, values):
     return text
 
 
+def comet_fragment_bins(fragment_da):
+    """(fragment_bin_tol, fragment_bin_offset, theoretical_fragment_ions) for a fragment
+    tolerance: the two settings comet.params documents, ion trap (1.0005 / 0.4 / 1) for
+    low-res tolerances (>= 0.1 Da), high res (0.02 / 0.0 / 0) below.
+
+    >>> comet_fragment_bins(0.5), comet_fragment_bins(0.02)
+    ((1.0005, 0.4, 1), (0.02, 0.0, 0))
+    """
+    if fragment_da >= 0.1:
+        return 1.0005, 0.4, 1
+    return 0.02, 0.0, 0
+
+
 def prepare_comet(run_dir, spectra, s: SearchSettings, comet='comet-ms'):
+    bin_tol, bin_offset, theoretical = comet_fragment_bins(s.fragment_da)
     params = _fill('comet.params.in', {
+        'FRAGMENT_BIN_TOL': bin_tol, 'FRAGMENT_BIN_OFFSET': bin_offset,
+        'THEORETICAL_FRAGMENT_IONS': theoretical,
         'DATABASE': s.fasta, 'THREADS': s.threads, 'PRECURSOR_PPM': s.precursor_ppm,
         'ISOTOPE_ERROR': 1 if s.isotope_error else 0, 'MISSED_CLEAVAGES': s.missed_cleavages,
         'MAX_VARIABLE_MODS': s.max_variable_mods,
@@ -93,6 +110,7 @@ def ionflow_job(s: SearchSettings):
         'clip_n_terminal_methionine': True,
         'licensed_cores': s.threads,
         'report_psms': 1,
+        'deisotope': s.deisotope,
         'output_formats': ['tsv'],
     }
 
@@ -104,3 +122,14 @@ def prepare_ionflow(run_dir, spectra, s: SearchSettings, ionflow):
     out = os.path.join(run_dir, 'out')
     return [ionflow, 'search', job, spectra, '-f', s.fasta, '-o', out], \
         os.path.join(out, 'results.tsv')
+
+
+def prepare(tool, run_dir, spectra, s: SearchSettings, binaries):
+    """prepare_comet / prepare_tandem / prepare_ionflow by name; `binaries` maps each tool name
+    to its executable (argparse results with .comet, .tandem, .ionflow work too)."""
+    binary = getattr(binaries, tool)
+    if tool == 'comet':
+        return prepare_comet(run_dir, spectra, s, binary)
+    if tool == 'tandem':
+        return prepare_tandem(run_dir, spectra, s, binary)
+    return prepare_ionflow(run_dir, spectra, s, binary)

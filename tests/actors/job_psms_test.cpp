@@ -129,7 +129,9 @@ TEST_P(JobPsmsTest, SpilledResultsEqualTheInMemoryPathForBsa1) {
   EXPECT_EQ(psms.counts().psms, want.psms);
   EXPECT_EQ(psms.counts().peptides, want.peptides);
   EXPECT_EQ(psms.counts().proteins, want.proteins);
-  EXPECT_EQ(want.psms, 65u);  // BSA1 with the demo settings (results.json psms_at_1pct_fdr)
+  // BSA1 with the demo settings (results.json psms_at_1pct_fdr): 54 with the precursor-error
+  // likelihood ratio and without the LDA (925 rank-1 PSMs < 1000); 65 before.
+  EXPECT_EQ(want.psms, 54u);
 
   ResultContext context;
   context.params = &params;
@@ -183,9 +185,9 @@ TEST(JobPsms, Bsa1JobThroughThePipelineReportsItsKnownCounts) {
   const JobSummary s = runtime.run(job);
   EXPECT_EQ(s.spectra_read, 1684u);
   EXPECT_EQ(s.psms, 925u);
-  EXPECT_EQ(s.psms_at_1pct, 65u);  // 62 with the whole index's nearest peptides as the null
-  EXPECT_EQ(s.peptides_at_1pct, 28u);
-  EXPECT_EQ(s.proteins_at_1pct, 13u);
+  EXPECT_EQ(s.psms_at_1pct, 54u);  // 65 with the LDA rescoring of 925 PSMs (now >= 1000 only)
+  EXPECT_EQ(s.peptides_at_1pct, 24u);
+  EXPECT_EQ(s.proteins_at_1pct, 12u);
   EXPECT_TRUE(fs::is_empty(dir / "tmp"));  // no spill left behind
   const std::string tsv = read_file(dir / "out" / "results.tsv");
   EXPECT_EQ(std::count(tsv.begin(), tsv.end(), '\n'), 926);  // header + 925 PSMs

@@ -158,7 +158,7 @@ TEST_F(MessagesTest, JobSpecAndSummaryRoundTrip) {
   s.spectra_skipped = {{"MS level 1", 0}, {"too few peaks", 3}};
   s.spectra_skipped_first = {{"too few peaks", "/data/BSA1.mzML: spectrum scan=12"}};
   s.index_cache = "hit /cache/x.ionflow-index";
-  s.stages["scorer"] = {1.5, 139, 0, 0.25, 2.0};
+  s.stages["scorer"] = {1.5, 139, 0, 0.25, 2.0, {}};
   s.input_sha256["/data/BSA1.mzML"] = "ab12";
   s.output_files = {"results.tsv"};
   JobSummary sb = round_trip(s);
@@ -182,7 +182,7 @@ TEST_F(MessagesTest, BlockAndReportRoundTrip) {
   StageReport r;
   r.job = 9;
   r.from = Stage::kReader;
-  r.stages["parser"] = {0.5, 139, 1184746};
+  r.stages["parser"] = {0.5, 139, 1184746, -1.0, -1.0, {}};
   r.spectra_skipped["not MS2"] = 2;
   r.input_sha256["x.mzML"] = "e3b0";
   StageReport rb = round_trip(r);
@@ -217,12 +217,51 @@ TEST(StageActivity, NoteMergeAndOverlap) {
   EXPECT_DOUBLE_EQ(overlap_seconds(scorer, reader), 0.25);
 
   StageReport into, from;
-  into.stages["parser"] = {1.0, 10, 0, 2.0, 4.0};
-  from.stages["parser"] = {0.5, 5, 0, 1.0, 3.0};
+  into.stages["parser"] = {1.0, 10, 0, 2.0, 4.0, {}};
+  from.stages["parser"] = {0.5, 5, 0, 1.0, 3.0, {}};
   merge_stage_report(into, from);
   EXPECT_EQ(into.stages["parser"].busy_seconds, 1.5);
   EXPECT_EQ(into.stages["parser"].first_active_seconds, 1.0);
   EXPECT_EQ(into.stages["parser"].last_active_seconds, 4.0);
+}
+
+// Busy intervals: sorted, overlapping ones merged, merged across reports, bounded in number.
+TEST(StageActivity, BusyIntervals) {
+  StageStats s;
+  note_active(s, 2.0, 3.0);
+  note_active(s, 0.0, 0.5);
+  note_active(s, 0.4, 1.0);  // overlaps [0, 0.5]
+  note_active(s, 5.0, 6.0);
+  ASSERT_EQ(s.busy_intervals.size(), 3u);
+  EXPECT_EQ(s.busy_intervals[0].start_seconds, 0.0);
+  EXPECT_EQ(s.busy_intervals[0].end_seconds, 1.0);
+  EXPECT_EQ(s.busy_intervals[1].start_seconds, 2.0);
+  EXPECT_EQ(s.busy_intervals[2].end_seconds, 6.0);
+  note_active(s, 0.9, 5.5);  // bridges all three
+  ASSERT_EQ(s.busy_intervals.size(), 1u);
+  EXPECT_EQ(s.busy_intervals[0].start_seconds, 0.0);
+  EXPECT_EQ(s.busy_intervals[0].end_seconds, 6.0);
+
+  StageReport into, from;
+  note_active(into.stages["scorer"], 0.0, 1.0);
+  note_active(from.stages["scorer"], 2.0, 3.0);
+  merge_stage_report(into, from);
+  ASSERT_EQ(into.stages["scorer"].busy_intervals.size(), 2u);  // not widened into one
+  EXPECT_EQ(into.stages["scorer"].busy_intervals[1].start_seconds, 2.0);
+
+  // 750 pieces in 150 bursts 1 s apart: beyond 200 intervals the short gaps inside the bursts
+  // close (below 150 s / 200), the bursts stay apart.
+  StageStats many;
+  for (int b = 0; b < 150; ++b) {
+    for (int k = 0; k < 5; ++k) note_active(many, b + k * 0.01, b + k * 0.01 + 0.004);
+  }
+  // (The bursts after the last compaction keep their pieces: 158 in all.)
+  EXPECT_LE(many.busy_intervals.size(), kMaxActiveIntervals);
+  EXPECT_GE(many.busy_intervals.size(), 150u);
+  EXPECT_EQ(many.busy_intervals[7].start_seconds, 7.0);
+  EXPECT_DOUBLE_EQ(many.busy_intervals[7].end_seconds, 7.044);
+  for (const ActiveInterval& i : many.busy_intervals)
+    EXPECT_LT(i.end_seconds - i.start_seconds, 0.05);
 }
 
 }  // namespace ionflow

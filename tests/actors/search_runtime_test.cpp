@@ -3,9 +3,9 @@
 // committed excerpts in tests/data. Results must be byte-identical whatever the number of
 // scorers, parsers, chunk size, sorter budget or scorer resizing during the job.
 #include "actors/search_runtime.hpp"
-#include "scoring/chunk_plan.hpp"
 #include "actors_test_support.hpp"
 #include "messages/job_events.hpp"
+#include "scoring/chunk_plan.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -300,11 +300,13 @@ TEST_F(SearchRuntimeTest, ZstdResultsDecompressToTheSameTsv) {
 }
 
 TEST_F(SearchRuntimeTest, MalformedFileEndsWithJobErrorNamingItAndNoResults) {
-  // The E. coli mzML cut in the middle of a spectrum: well-formed up to there, then truncated.
+  // The E. coli mzML with a stray end tag in the middle: not well-formed there. (A file that is
+  // only cut short is read up to the cut: see tests/io/reader_agreement_test.cpp.)
   std::string bad = (root_ / "truncated.mzML").string();
   {
     std::string content = read_file(kEcoliMzml);
-    std::ofstream(bad, std::ios::binary) << content.substr(0, content.size() / 2);
+    content.insert(content.size() / 2, "</oops>");
+    std::ofstream(bad, std::ios::binary) << content;
   }
   SearchRuntime runtime({2, 2, 2});
   JobSpec job = ecoli_job("malformed");
@@ -331,7 +333,8 @@ TEST_F(SearchRuntimeTest, FailedRerunKeepsThePreviousResults) {
   std::string bad = (root_ / "truncated-rerun.mzML").string();
   {
     std::string content = read_file(kEcoliMzml);
-    std::ofstream(bad, std::ios::binary) << content.substr(0, content.size() / 2);
+    content.insert(content.size() / 2, "</oops>");  // not well-formed from there
+    std::ofstream(bad, std::ios::binary) << content;
   }
   SearchRuntime runtime({2, 2, 2});
   JobSpec first = ecoli_job("rerun");

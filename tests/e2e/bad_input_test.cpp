@@ -1,5 +1,6 @@
-// End-to-end: bad input through the real binary. A truncated mzML fails the job (exit 1) with a
-// message naming the file and a byte offset, and leaves no results.* or *.tmp behind; a job with
+// End-to-end: bad input through the real binary. An mzML that is not well-formed fails the job
+// (exit 1) with a message naming the file and a byte offset, and leaves no results.* or *.tmp
+// behind (one that is only cut short is read up to the cut: peak_list_formats_test.cpp); a job with
 // an unknown key and a job whose FASTA does not exist are rejected (exit 2) naming the key / path.
 #include <gtest/gtest.h>
 
@@ -29,15 +30,18 @@ void expect_no_results(const std::string& directory) {
   }
 }
 
-TEST(BadInput, TruncatedMzmlFailsNamingFileAndByteOffsetAndLeavesNoResults) {
+TEST(BadInput, MalformedMzmlFailsNamingFileAndByteOffsetAndLeavesNoResults) {
   ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
   TempDir dir;
-  // The first 30000 bytes of BSA1_excerpt.mzML: the file ends inside its second spectrum
-  // (which starts at byte 29690).
-  const std::string whole = read_file(kTestDataDir + "/BSA1_excerpt.mzML");
+  // BSA1_excerpt.mzML with a stray "</oops>" before the first tag after byte 30000, inside its
+  // second spectrum (which starts at byte 29690): expat reports the mismatched tag at its name.
+  std::string whole = read_file(kTestDataDir + "/BSA1_excerpt.mzML");
   ASSERT_GT(whole.size(), 30000u);
-  const std::string truncated = dir / "truncated.mzML";
-  ASSERT_NO_FATAL_FAILURE(write_file(truncated, whole.substr(0, 30000)));
+  const size_t at = whole.find('<', 30000);
+  ASSERT_EQ(at, 30009u);
+  whole.insert(at, "</oops>");
+  const std::string truncated = dir / "malformed.mzML";
+  ASSERT_NO_FATAL_FAILURE(write_file(truncated, whole));
   const std::string out = dir / "out";
   CommandResult run = run_ionflow({"search", kSourceDir + "/examples/bsa_demo.json", truncated,
                                    "-f", kExcerptFasta, "-o", out, "-q"},
@@ -47,8 +51,8 @@ TEST(BadInput, TruncatedMzmlFailsNamingFileAndByteOffsetAndLeavesNoResults) {
   std::smatch match;
   ASSERT_TRUE(std::regex_search(run.err, match, std::regex("byte ([0-9]+)"))) << run.err;
   const long offset = std::stol(match[1].str());
-  EXPECT_GT(offset, 29690) << "the error is inside the second, cut spectrum";
-  EXPECT_LE(offset, 30000) << "an offset past the end of a 30000-byte file";
+  EXPECT_EQ(offset, 30011) << "the error is at the stray tag in the second spectrum";
+  EXPECT_NE(run.err.find("mismatched tag"), std::string::npos) << run.err;
   expect_no_results(out);
 }
 

@@ -33,6 +33,11 @@ inline const std::string kIonflow = IONFLOW_BINARY_DIR "/service/ionflow";
 inline const std::string kSourceDir = IONFLOW_SOURCE_DIR;
 inline const std::string kExamplesDir = IONFLOW_EXAMPLES_DIR;
 inline const std::string kTestDataDir = IONFLOW_TEST_DATA_DIR;
+// The demo's spectra and FASTA (Debian openms-doc examples).
+inline const std::string kBsa1Mzml = kExamplesDir + "/BSA/BSA1.mzML";
+inline const std::string kBsaTargetDecoyFasta =
+    kExamplesDir +
+    "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta";
 
 inline std::string read_file(const std::string& path);  // defined below
 

@@ -1,6 +1,7 @@
-// End-to-end: the standard result formats of issue "Standard result formats" on the BSA demo
-// search. One run of tests/data/bsa_formats_job.json (the demo job plus the variable
-// "Acetyl (Protein N-term)" and all four output formats) must write an mzIdentML 1.1 and a
+// End-to-end: the standard result formats on the BSA demo search, twice: tests/data/
+// bsa_formats_job.json (modifications by Unimod name, mzIdentML 1.1) and bsa_mods_by_mass_job.json
+// (the same modifications by mass, Sage style, mzIdentML 1.2). Each run of the demo job plus the
+// variable "Acetyl (Protein N-term)" and all four output formats must write an mzIdentML and a
 // pepXML 1.22 file that validate against the schemas Debian's OpenMS ships, that OpenMS 2.6's
 // IDFileConverter reads back with the same PSMs (count, sequences with modifications, E-values)
 // as results.tsv, and a Percolator .pin with one row per PSM; every modified PSM's modifications
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,15 +133,21 @@ bool mzid_has_peptide(const std::string& mzid, const std::string& sequence,
     if (count_occurrences(peptide, "<Modification ") != mods.size()) continue;
     bool all = true;
     for (const auto& mod : mods) {
-      char delta[32];
-      std::snprintf(delta, sizeof delta, "%.6f", unimod_delta(mod.unimod));
-      std::string expected = "<Modification location=\"" + std::to_string(mod.position) +
-                             "\" monoisotopicMassDelta=\"" + delta + "\"";
-      if (mod.residue != '\0') expected += std::string(" residues=\"") + mod.residue + "\"";
-      size_t found = peptide.find(expected);
-      all = all && found != std::string::npos &&
-            peptide.find("accession=\"UNIMOD:" + std::to_string(mod.unimod) + "\"", found) !=
-                std::string::npos;
+      // Its location, a mass delta within 1e-4 Da of Unimod's (a job may give 15.9949 for
+      // Oxidation's 15.994915), its residue and its Unimod cvParam.
+      const std::string tag = "<Modification location=\"" + std::to_string(mod.position) + "\"";
+      bool found = false;
+      for (size_t m = peptide.find(tag); m != std::string::npos && !found;
+           m = peptide.find(tag, m + 1)) {
+        const std::string element = peptide.substr(m, peptide.find("</Modification>", m) - m);
+        const std::string delta = attribute(element, "monoisotopicMassDelta");
+        found = !delta.empty() && std::fabs(std::stod(delta) - unimod_delta(mod.unimod)) < 1e-4 &&
+                (mod.residue == '\0' ||
+                 attribute(element, "residues") == std::string(1, mod.residue)) &&
+                element.find("accession=\"UNIMOD:" + std::to_string(mod.unimod) + "\"") !=
+                    std::string::npos;
+      }
+      all = all && found;
     }
     if (all) return true;
   }
@@ -183,7 +191,62 @@ bool pepxml_has_hit(const std::string& pepxml, const std::string& sequence,
   return false;
 }
 
-TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
+// xmllint validates `file` against the XSD at path `schema` (it prints "<file> validates").
+void expect_valid(const std::string& file, const std::string& schema, const TempDir& dir) {
+  CommandResult lint =
+      run_command("xmllint --noout --schema " + shell_quote(schema) + " " + shell_quote(file), dir);
+  EXPECT_EQ(lint.exit_code, 0) << file << ": " << lint.err.substr(0, 2000);
+  EXPECT_NE(lint.err.find("validates"), std::string::npos) << lint.err.substr(0, 2000);
+}
+
+// mzIdentML 1.2 against the schema: Debian ships only mzIdentML1.1.0.xsd, from which 1.2.0's
+// differs in the namespace, the version pattern and cardinalities the writer meets either way
+// (tests/io/mzidentml_writer_test.cpp, MzIdentMl12WriterTest): the document moved to the 1.1
+// namespace must validate against 1.1.0.
+void expect_valid_mzid_1_2(const std::string& file, const TempDir& dir) {
+  std::string text = read_file(file);
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"mzIdentML/1.2", "mzIdentML/1.1"},
+           {"mzIdentML1.2.0.xsd", "mzIdentML1.1.0.xsd"},
+           {"version=\"1.2.0\"", "version=\"1.1.0\""}}) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+      text.replace(at, from.size(), to);
+    }
+  }
+  const std::string moved = dir / "as_1_1.mzid";
+  std::ofstream(moved) << text;
+  expect_valid(moved, kSchemas + "/mzIdentML1.1.0.xsd", dir);
+}
+
+// FileInfo's "Modification count (top-hits only): Acetyl 1, Carbamidomethyl (C) 3, ..." line
+// for an idXML file.
+std::string openms_modification_counts(const std::string& idxml, const TempDir& dir) {
+  CommandResult info = run_command("FileInfo -in " + shell_quote(idxml), dir);
+  EXPECT_EQ(info.exit_code, 0) << info.err << info.out;
+  const std::string key = "Modification count (top-hits only): ";
+  const size_t at = info.out.find(key);
+  if (at == std::string::npos) return "(no modification count in FileInfo's output)";
+  return info.out.substr(at + key.size(), info.out.find('\n', at) - at - key.size());
+}
+
+// The same line from results.tsv's ProForma column (rank-1 PSMs), OpenMS's names and order.
+std::string tsv_modification_counts(const Table& tsv) {
+  size_t acetyl = 0, carbamidomethyl = 0, oxidation = 0;
+  for (size_t r = 0; r < tsv.rows.size(); ++r) {
+    if (tsv.cell(r, "rank") != "1") continue;
+    const std::string& peptide = tsv.cell(r, "peptide");
+    acetyl += count_occurrences(peptide, "[UNIMOD:1]");
+    carbamidomethyl += count_occurrences(peptide, "C[UNIMOD:4]");
+    oxidation += count_occurrences(peptide, "M[UNIMOD:35]");
+  }
+  return "Acetyl " + std::to_string(acetyl) + ", Carbamidomethyl (C) " +
+         std::to_string(carbamidomethyl) + ", Oxidation (M) " + std::to_string(oxidation);
+}
+
+// Runs the BSA demo search with `job` (tests/data) and checks every result format: schemas,
+// OpenMS's read-back (same PSMs, sequences with Unimod names, E-values, modification counts),
+// the pin layout, and each modified PSM's modifications with masses and positions.
+void check_bsa_formats(const std::string& job, bool mzid_1_2) {
   ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
   ASSERT_NO_FATAL_FAILURE(require_file(kBsa1));
   ASSERT_NO_FATAL_FAILURE(require_file(kBsaFasta));
@@ -194,9 +257,8 @@ TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
   }
   TempDir dir;
   const std::string out = dir / "out";
-  CommandResult run = run_ionflow({"search", kSourceDir + "/tests/data/bsa_formats_job.json", kBsa1,
-                                   "-f", kBsaFasta, "-o", out, "-q"},
-                                  dir);
+  CommandResult run = run_ionflow(
+      {"search", kSourceDir + "/tests/data/" + job, kBsa1, "-f", kBsaFasta, "-o", out, "-q"}, dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(list_directory(out),
             (std::vector<std::string>{"results.json", "results.mzid", "results.pep.xml",
@@ -208,15 +270,13 @@ TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
   EXPECT_EQ(json_at(results, "output_files").as_array().size(), 5u);
 
   // Schema validation (xmllint prints "<file> validates" on success).
-  for (const auto& [file, schema] : std::vector<std::pair<std::string, std::string>>{
-           {"results.mzid", "mzIdentML1.1.0.xsd"}, {"results.pep.xml", "pepXML_v122.xsd"}}) {
-    CommandResult lint =
-        run_command("xmllint --noout --schema " + shell_quote(kSchemas + "/" + schema) + " " +
-                        shell_quote(out + "/" + file),
-                    dir);
-    EXPECT_EQ(lint.exit_code, 0) << file << ": " << lint.err.substr(0, 2000);
-    EXPECT_NE(lint.err.find("validates"), std::string::npos) << lint.err.substr(0, 2000);
+  if (mzid_1_2) {
+    EXPECT_NE(read_file(out + "/results.mzid").find("version=\"1.2.0\""), std::string::npos);
+    expect_valid_mzid_1_2(out + "/results.mzid", dir);
+  } else {
+    expect_valid(out + "/results.mzid", kSchemas + "/mzIdentML1.1.0.xsd", dir);
   }
+  expect_valid(out + "/results.pep.xml", kSchemas + "/pepXML_v122.xsd", dir);
 
   // What the TSV says: (OpenMS-notation sequence, E-value) of every PSM.
   std::vector<std::pair<std::string, double>> expected;
@@ -255,6 +315,8 @@ TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
     }
     EXPECT_EQ(sequence_mismatches, 0u) << file;
     EXPECT_EQ(score_mismatches, 0u) << file;
+    // FileInfo counts the same modifications under their Unimod names.
+    EXPECT_EQ(openms_modification_counts(dir / idxml, dir), tsv_modification_counts(tsv)) << file;
   }
 
   // Percolator input: the expected header, one row per PSM, same labels as the TSV.
@@ -279,6 +341,11 @@ TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
             std::count(tsv.cell(r, "proteins").begin(), tsv.cell(r, "proteins").end(), ';') + 1))
         << "pin row " << r << " vs TSV proteins " << tsv.cell(r, "proteins");
     pin_targets += pin.cell(r, "Label") == "1";
+    // Peptide: "K.PEPTIDE.R" with mass tags, N-terminal ones right before the first residue.
+    const std::string& peptide = pin.cell(r, "Peptide");
+    EXPECT_TRUE(peptide.size() > 4 && peptide[1] == '.' && peptide[peptide.size() - 2] == '.')
+        << peptide;
+    EXPECT_EQ(peptide.find("]-"), std::string::npos) << peptide;
     tsv_targets += tsv.cell(r, "label") == "1";
   }
   EXPECT_EQ(pin_targets, tsv_targets);
@@ -287,6 +354,9 @@ TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
   // 1% FDR, and every PSM with an N-terminal acetyl.
   const std::string mzid = read_file(out + "/results.mzid");
   const std::string pepxml = read_file(out + "/results.pep.xml");
+  // Every modification has its Unimod accession (given by name or by mass).
+  EXPECT_EQ(count_occurrences(mzid, "unknown modification"), 0u);
+  EXPECT_EQ(count_occurrences(read_file(out + "/results.tsv"), "[+"), 0u);
   size_t checked = 0;
   size_t acetylated = 0;
   size_t carbamidomethylated = 0;
@@ -310,8 +380,26 @@ TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
                       "location=\"2\" monoisotopicMassDelta=\"57.021464\" residues=\"C\">"),
             std::string::npos);
   EXPECT_NE(pepxml.find("<mod_aminoacid_mass position=\"2\" mass=\"160.03064"), std::string::npos);
+  // TPP notation in modified_peptide, the ProForma string as the hit's parameter.
+  EXPECT_NE(pepxml.find("modified_peptide=\"LC[160]VLHEK\""), std::string::npos);
+  EXPECT_NE(pepxml.find("<parameter name=\"proforma\" value=\"LC[UNIMOD:4]VLHEK\"/>"),
+            std::string::npos);
+  EXPECT_GE(count_occurrences(read_file(out + "/results.pin"), "\tR.LC[+57.0215]VLHEK.T\t"), 1u);
   EXPECT_GE(count_occurrences(read_file(out + "/results.tsv"), "\tLC[UNIMOD:4]VLHEK\t"), 1u);
   EXPECT_GT(checked, 20u);
+}
+
+TEST(ResultFormats, BsaDemoWritesValidMzidPepxmlPinThatOpenmsReadsBack) {
+  check_bsa_formats("bsa_formats_job.json", /*mzid_1_2=*/false);
+}
+
+// The same search with every modification given by mass, Sage style (static_mods
+// {"C": 57.021464}, variable_mods {"M": [15.9949], "[": [42.010565]}) and mzIdentML 1.2: each
+// is named by its Unimod entry, so results.tsv says C[UNIMOD:4], the mzid carries UNIMOD:4 /
+// 35 / 1 cvParams (never "unknown modification") and OpenMS reads mzid and pepXML back with
+// Carbamidomethyl, Oxidation and Acetyl.
+TEST(ResultFormats, ModsByMassAreNamedByUnimodInEveryFormat) {
+  check_bsa_formats("bsa_mods_by_mass_job.json", /*mzid_1_2=*/true);
 }
 
 }  // namespace

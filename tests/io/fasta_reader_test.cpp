@@ -280,6 +280,21 @@ TEST(FastaReader, SequenceLinesOfChangingWidth) {
   EXPECT_EQ(p[1].sequence.substr(597), "LVVSTQTALA");
 }
 
+// Each entry of `content` parsed on its own (the tag forms below share accessions, which one
+// file would keep only once).
+std::vector<Protein> parse_each(const std::string& content, const FastaOptions& options = {}) {
+  std::vector<Protein> all;
+  for (size_t at = 0; at < content.size();) {
+    const size_t next = content.find("\n>", at);
+    const size_t end = next == std::string::npos ? content.size() : next + 1;
+    for (Protein& p : parse_fasta(content.substr(at, end - at), "d.fasta", options)) {
+      all.push_back(std::move(p));
+    }
+    at = end;
+  }
+  return all;
+}
+
 TEST(FastaReader, DecoyTags) {
   std::string content =
       ">rev_VIMSS1 x\nA\n"
@@ -289,7 +304,7 @@ TEST(FastaReader, DecoyTags) {
       ">sp|DECOY_P02769|ALBU_BOVIN\nA\n"
       ">sp|P02769|ALBU_BOVIN_rev\nA\n"
       ">P02769_rev\nA\n";
-  std::vector<Protein> prefix_rev = parse_fasta(content, "d.fasta");
+  std::vector<Protein> prefix_rev = parse_each(content);
   ASSERT_EQ(prefix_rev.size(), 7u);
   EXPECT_TRUE(prefix_rev[0].is_decoy);
   EXPECT_EQ(prefix_rev[0].accession, "rev_VIMSS1");
@@ -298,15 +313,14 @@ TEST(FastaReader, DecoyTags) {
   EXPECT_EQ(prefix_rev[2].accession, "rev_P02769");
   EXPECT_EQ(count_decoys(prefix_rev), 2u);
 
-  std::vector<Protein> prefix_decoy =
-      parse_fasta(content, "d.fasta", FastaOptions{"DECOY_", false});
+  std::vector<Protein> prefix_decoy = parse_each(content, FastaOptions{"DECOY_", false});
   EXPECT_EQ(count_decoys(prefix_decoy), 2u);
   EXPECT_EQ(prefix_decoy[3].accession, "DECOY_P02769");
   EXPECT_TRUE(prefix_decoy[3].is_decoy);
   EXPECT_EQ(prefix_decoy[4].accession, "DECOY_P02769");
   EXPECT_TRUE(prefix_decoy[4].is_decoy);
 
-  std::vector<Protein> suffix = parse_fasta(content, "d.fasta", suffix_rev());
+  std::vector<Protein> suffix = parse_each(content, suffix_rev());
   EXPECT_EQ(count_decoys(suffix), 2u);
   EXPECT_EQ(suffix[5].accession, "P02769_rev");
   EXPECT_TRUE(suffix[5].is_decoy);
@@ -355,6 +369,42 @@ TEST(FastaReader, Errors) {
 TEST(FastaReader, EmptyInput) {
   EXPECT_TRUE(parse_fasta("", "e.fasta").empty());
   EXPECT_TRUE(parse_fasta("\n\r\n  \n", "e.fasta").empty());
+}
+
+}  // namespace
+}  // namespace ionflow
+
+namespace ionflow {
+namespace {
+
+// Duplicate accessions: the first entry is kept, later ones dropped, each reported with both
+// header lines, the same way for any file order of the other entries.
+TEST(FastaReaderDuplicates, FirstEntryKeptAndBothLinesNamed) {
+  const std::string fasta =
+      ">sp|P02769|ALBU_BOVIN Serum albumin\nMKWVTFISLL\n"  // line 1
+      ">sp|P00761|TRYP_PIG Trypsin\nIVGGYTC\n"             // line 3
+      ">P02769 contaminant copy\nMKWVTFISLL\n"             // line 5: same sequence
+      ">sp|P02769|ALBU_BOVIN altered\nMKWVTF\nISLLK\n"     // line 7: different sequence
+      ">sp|Q00001|OTHER\nPEPTIDEK\n";                      // line 10
+  std::vector<std::string> warnings;
+  const std::vector<Protein> proteins = parse_fasta(fasta, "db.fasta", {}, &warnings);
+  ASSERT_EQ(proteins.size(), 3u);
+  EXPECT_EQ(proteins[0].accession, "P02769");
+  EXPECT_EQ(proteins[0].description, "Serum albumin");
+  EXPECT_EQ(proteins[1].accession, "P00761");
+  EXPECT_EQ(proteins[2].accession, "Q00001");
+  EXPECT_EQ(warnings,
+            (std::vector<std::string>{
+                "db.fasta: accession P02769 on line 5 repeats line 1 (same sequence); the entry "
+                "on line 5 is not searched",
+                "db.fasta: accession P02769 on line 7 repeats line 1 (different sequence); the "
+                "entry on line 7 is not searched"}));
+  // Without a warnings list the result is the same.
+  EXPECT_EQ(parse_fasta(fasta, "db.fasta").size(), 3u);
+  // A target and its tagged decoy are different accessions.
+  std::vector<std::string> none;
+  EXPECT_EQ(parse_fasta(">P1\nAAK\n>rev_P1\nKAA\n", "td.fasta", {}, &none).size(), 2u);
+  EXPECT_TRUE(none.empty());
 }
 
 }  // namespace

@@ -6,6 +6,10 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/spectrum_reader.hpp"
 
 namespace ionflow::io_testing {
 
@@ -14,6 +18,23 @@ inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in) << path;
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A whole peak list read by the reader its content selects, fed in blocks of `block` bytes.
+struct PeakListRead {
+  std::vector<RawSpectrum> spectra;
+  ReadStats stats;
+};
+inline PeakListRead read_peak_list(const std::string& text, const std::string& name,
+                                   size_t block = size_t{1} << 20, uint32_t file_index = 0) {
+  PeakListRead r;
+  auto reader = make_spectrum_reader(detect_peak_list_format(text), name, file_index);
+  for (size_t i = 0; i < text.size(); i += block) {
+    reader->feed(std::string_view(text).substr(i, block), r.spectra);
+  }
+  reader->finish(r.spectra);
+  r.stats = reader->stats();
+  return r;
 }
 
 }  // namespace ionflow::io_testing

@@ -89,15 +89,9 @@ TEST(MgfReader, RealExcerptKnownValues) {
 
 TEST(MgfReader, ChargeNotations) {
   const std::pair<const char*, std::vector<int>> cases[] = {
-      {"2+", {2}},
-      {"2", {2}},
-      {"+2", {2}},
-      {"3-", {-3}},
-      {"2+ and 3+", {2, 3}},
-      {"2+,3+", {2, 3}},
-      {"2+, 3+ AND 4+", {2, 3, 4}},
-      {"2+ and 2+", {2}},
-      {"0", {}},
+      {"2+", {2}},           {"2", {2}},        {"+2", {2}},
+      {"2+ and 3+", {2, 3}}, {"2+,3+", {2, 3}}, {"2+, 3+ AND 4+", {2, 3, 4}},
+      {"2+ and 2+", {2}},    {"0", {}},
   };
   for (const auto& [text, expected] : cases) {
     Parsed p = parse(block(std::string("CHARGE=") + text + "\n"));
@@ -107,6 +101,18 @@ TEST(MgfReader, ChargeNotations) {
   Parsed none = parse(block(""));
   ASSERT_EQ(none.spectra.size(), 1u);
   EXPECT_TRUE(none.spectra[0].precursor_charges.empty());  // unknown
+  // A negative-mode charge, as every reader treats it (peak_checks.hpp): not searched.
+  for (const char* text : {"3-", "-3", "2+ and 3-"}) {
+    Parsed negative = parse(block(std::string("CHARGE=") + text + "\n"));
+    EXPECT_TRUE(negative.spectra.empty()) << text;
+    EXPECT_EQ(
+        negative.stats.skipped.at("negative precursor charge (negative mode is not searched)"), 1u);
+  }
+  for (const char* text : {"2.5", "abc", "2+3", "+"}) {
+    Parsed bad = parse(block(std::string("CHARGE=") + text + "\n"));
+    EXPECT_TRUE(bad.spectra.empty()) << text;
+    EXPECT_EQ(bad.stats.skipped.at("bad precursor charge"), 1u) << text;
+  }
 }
 
 TEST(MgfReader, FileLevelChargeIsTheDefault) {
@@ -289,12 +295,12 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
                      "TITLE=no begin\nPEPMASS=300\n100 1\nEND IONS\n" +             // no BEGIN
                      "BEGIN IONS\nTITLE=nopeaks\nPEPMASS=500\nEND IONS\n" +         // no peaks
                      "BEGIN IONS\nPEPMASS=abc\n100 1\nEND IONS\n" +                 // bad PEPMASS
-                     "BEGIN IONS\nPEPMASS=500\nCHARGE=two\n100 1\nEND IONS\n" +     // bad CHARGE
+                     "BEGIN IONS\nPEPMASS=500\nCHARGE=two\n100 1\nEND IONS\n" +     // bad charge
                      "BEGIN IONS\nPEPMASS=500\nRTINSECONDS=x\n100 1\nEND IONS\n" +  // bad RT
                      "BEGIN IONS\nPEPMASS=500\nSCANS=7x\n100 1\nEND IONS\n" +       // bad SCANS
                      "BEGIN IONS\nPEPMASS=500\n100 1\nTHIS IS NOT A PEAK\nEND IONS\n" +  // bad line
-                     "BEGIN IONS\nPEPMASS=500\n100 nan\nEND IONS\n" +  // not finite
-                     "BEGIN IONS\nPEPMASS=500\n-100 5\nEND IONS\n" +   // m/z <= 0
+                     "BEGIN IONS\nPEPMASS=500\n100 nan\nEND IONS\n" +  // dropped: no peaks
+                     "BEGIN IONS\nPEPMASS=500\n-100 5\nEND IONS\n" +   // dropped: no peaks
                      "BEGIN IONS\nPEPMASS=500\n100 5x\nEND IONS\n" +   // trailing junk
                      "stray 1\n" + block("TITLE=good4\n") +            // outside
                      "BEGIN IONS\nTITLE=cut\nPEPMASS=500\n100 1\n";    // truncated
@@ -307,13 +313,13 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
   for (size_t i = 0; i < p.spectra.size(); ++i) EXPECT_EQ(p.spectra[i].spectrum_index, i);
 
   const std::map<std::string, uint64_t> expected = {
-      {"bad peak line", 6},
+      {"bad peak line", 4},
       {"missing PEPMASS", 1},
       {"nested BEGIN IONS (END IONS missing)", 1},
       {"END IONS without BEGIN IONS", 2},
-      {"no peaks", 1},
+      {"no peaks", 3},
       {"bad PEPMASS", 1},
-      {"bad CHARGE", 1},
+      {"bad precursor charge", 1},
       {"bad RTINSECONDS", 1},
       {"bad SCANS", 1},
       {"lines outside BEGIN IONS/END IONS", 1},
@@ -323,6 +329,14 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
   EXPECT_EQ(p.stats.spectra_emitted, 4u);
   EXPECT_EQ(p.stats.spectra_seen, p.stats.spectra_emitted + skipped_total(p.stats));
   EXPECT_EQ(p.stats.spectra_seen, 21u);
+  // The NaN intensity and the negative m/z are counted peaks, and the cut last block says the
+  // file ends early.
+  const std::map<std::string, uint64_t> problems = {
+      {"peaks dropped: intensity NaN or infinite", 1},
+      {"peaks dropped: m/z NaN, infinite or not positive", 1},
+      {"file ends early (truncated?)", 1},
+  };
+  EXPECT_EQ(p.stats.problems, problems);
 }
 
 // Each skip reason remembers where its first spectrum is: the offending line, or the END IONS

@@ -4,7 +4,9 @@
 // (never skip) when the tools are missing.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -24,13 +26,20 @@ using result_testing::read_text;
 using result_testing::run_command;
 using result_testing::ScratchDir;
 
-class MzIdentMlWriterTest : public ::testing::Test {
+// The fixture's PSMs written as mzIdentML 1.1.0 or 1.2.0 to <scratch>/results.mzid.
+class MzIdentMlFixture : public ::testing::Test {
  protected:
-  MzIdentMlWriterTest()
-      : dir_("mzid"), params_(fixture_parameters()), context_(fixture_context(&params_, dir_)) {
+  explicit MzIdentMlFixture(bool v1_2)
+      : dir_(v1_2 ? "mzid12" : "mzid"),
+        params_(fixture_parameters()),
+        context_(fixture_context(&params_, dir_)) {
     path_ = dir_.file("results.mzid");
     std::ofstream out(path_);
-    write_mzidentml(out, fixture_psms(), context_);
+    if (v1_2) {
+      write_mzidentml_1_2(out, fixture_psms(), context_);
+    } else {
+      write_mzidentml(out, fixture_psms(), context_);
+    }
     out.close();
     xml_ = read_text(path_);
   }
@@ -40,6 +49,11 @@ class MzIdentMlWriterTest : public ::testing::Test {
   ResultContext context_;
   std::string path_;
   std::string xml_;
+};
+
+class MzIdentMlWriterTest : public MzIdentMlFixture {
+ protected:
+  MzIdentMlWriterTest() : MzIdentMlFixture(false) {}
 };
 
 TEST_F(MzIdentMlWriterTest, ValidatesAgainstThePsiXsd) {
@@ -198,6 +212,200 @@ TEST_F(MzIdentMlWriterTest, OpenMsReadsBackEveryPsmWithItsScores) {
           "Modification count (top-hits only): Acetyl 1, Carbamidomethyl (C) 3, Oxidation (M) 2"),
       std::string::npos)
       << info.output;
+}
+
+// Term names by accession from an OBO file ("id: MS:1002490" / "name: peptide-level scoring").
+std::map<std::string, std::string> obo_names(const std::string& path) {
+  std::map<std::string, std::string> names;
+  std::istringstream in(read_text(path));
+  std::string line;
+  std::string id;
+  while (std::getline(in, line)) {
+    if (line.rfind("id: ", 0) == 0) id = line.substr(4);
+    if (line.rfind("name: ", 0) == 0 && !id.empty()) {
+      std::string name;  // OBO escapes '!' and other specials with a backslash
+      for (std::size_t i = 6; i < line.size(); ++i) {
+        if (line[i] == '\\' && i + 1 < line.size()) ++i;
+        name += line[i];
+      }
+      names.emplace(id, name);
+    }
+    if (line.empty()) id.clear();
+  }
+  return names;
+}
+
+// Every cvParam's accession is a term of its CV (psi-ms.obo or unimod.obo as
+// openms-common ships them) under the name it carries; returns the mismatches.
+std::vector<std::string> cv_term_errors(const std::string& xml) {
+  static const auto ms = obo_names("/usr/share/openms/CV/psi-ms.obo");
+  static const auto unimod = obo_names("/usr/share/openms/CV/unimod.obo");
+  std::vector<std::string> errors;
+  const auto refs = attribute_values(xml, "cvParam", "cvRef");
+  const auto accessions = attribute_values(xml, "cvParam", "accession");
+  const auto names = attribute_values(xml, "cvParam", "name");
+  for (std::size_t i = 0; i < accessions.size(); ++i) {
+    const auto& terms = refs[i] == "UNIMOD" ? unimod : ms;
+    const auto it = terms.find(accessions[i]);
+    if (it == terms.end() || it->second != names[i]) {
+      errors.push_back(accessions[i] + " \"" + names[i] + "\"");
+    }
+  }
+  return errors;
+}
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// The text of each <element ...>...</element> (not nested in itself), in document order.
+std::vector<std::string> elements(const std::string& xml, const std::string& element) {
+  std::vector<std::string> out;
+  const std::string open = "<" + element + " ";
+  const std::string close = "</" + element + ">";
+  for (std::size_t at = xml.find(open); at != std::string::npos; at = xml.find(open, at + 1)) {
+    out.push_back(xml.substr(at, xml.find(close, at) - at));
+  }
+  return out;
+}
+
+TEST_F(MzIdentMlWriterTest, EveryCvTermIsInItsCvWithItsName) {
+  EXPECT_EQ(cv_term_errors(xml_), std::vector<std::string>{});
+  EXPECT_GT(attribute_values(xml_, "cvParam", "accession").size(), 60u);
+}
+
+// mzIdentML 1.2.0: the 1.2 namespace and version, the schema and the CV rules its specification
+// adds (sections 4.3, 5.2.1, 5.2.6). Debian ships no mzIdentML1.2.0.xsd; the 1.2 schema differs
+// from 1.1.0 only in the namespace, the version pattern (1\.2\.\d+), a spectrumID key that
+// matches no attribute, four relaxed cardinalities (DBSequence, PeptideEvidenceRef, userParam in
+// FragmentArray ion types, a second ion type cvParam) and three stricter ones (SpectraData
+// FileFormat, SpectrumIdentificationItem peptide_ref and ProteinDetectionHypothesis
+// dBSequence_ref required). So the document, moved to the 1.1 namespace, must validate against
+// 1.1.0, and the three stricter rules are checked here; IONFLOW_MZID_1_2_XSD, when set, names a
+// 1.2 XSD to validate against as well.
+class MzIdentMl12WriterTest : public MzIdentMlFixture {
+ protected:
+  MzIdentMl12WriterTest() : MzIdentMlFixture(true) {}
+};
+
+TEST_F(MzIdentMl12WriterTest, ValidatesAsMzIdentMl12) {
+  EXPECT_NE(xml_.find("<MzIdentML xmlns=\"http://psidev.info/psi/pi/mzIdentML/1.2\" "),
+            std::string::npos);
+  EXPECT_NE(xml_.find("http://psidev.info/psi/pi/mzIdentML/1.2 "
+                      "http://www.psidev.info/files/mzIdentML1.2.0.xsd\""),
+            std::string::npos);
+  EXPECT_EQ(attribute_values(xml_, "MzIdentML", "version"), std::vector<std::string>{"1.2.0"});
+  // Structure: the same document in the 1.1 namespace validates against mzIdentML1.1.0.xsd.
+  std::string as_1_1 = xml_;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"mzIdentML/1.2", "mzIdentML/1.1"},
+           {"mzIdentML1.2.0.xsd", "mzIdentML1.1.0.xsd"},
+           {"version=\"1.2.0\"", "version=\"1.1.0\""}}) {
+    const std::size_t count = result_testing::split(as_1_1, '\n').size();
+    for (std::size_t at = as_1_1.find(from); at != std::string::npos; at = as_1_1.find(from, at)) {
+      as_1_1.replace(at, from.size(), to);
+    }
+    EXPECT_EQ(result_testing::split(as_1_1, '\n').size(), count);
+  }
+  const std::string path_1_1 = dir_.file("as_1_1.mzid");
+  std::ofstream(path_1_1) << as_1_1;
+  const auto result = result_testing::validate_xml(path_1_1, "mzIdentML1.1.0.xsd");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  // The three rules 1.2 makes stricter.
+  for (const auto& spectra : elements(xml_, "SpectraData")) {
+    EXPECT_NE(spectra.find("<FileFormat>"), std::string::npos) << spectra;
+  }
+  for (const auto& ref : attribute_values(xml_, "SpectrumIdentificationItem", "peptide_ref")) {
+    EXPECT_NE(ref, "<missing>");
+  }
+  for (const auto& ref : attribute_values(xml_, "ProteinDetectionHypothesis", "dBSequence_ref")) {
+    EXPECT_NE(ref, "<missing>");
+  }
+  if (const char* xsd = std::getenv("IONFLOW_MZID_1_2_XSD"); xsd != nullptr && *xsd != '\0') {
+    const auto direct =
+        run_command(std::string("xmllint --noout --schema '") + xsd + "' '" + path_ + "'");
+    EXPECT_EQ(direct.exit_code, 0) << direct.output;
+  }
+}
+
+TEST_F(MzIdentMl12WriterTest, OpenMsReadsBackEveryPsm) {
+  const std::string idxml = dir_.file("results.idXML");
+  const auto convert = run_command("IDFileConverter -in '" + path_ + "' -out '" + idxml + "'");
+  ASSERT_EQ(convert.exit_code, 0) << convert.output;
+  const auto hits = read_idxml_hits(read_text(idxml));
+  ASSERT_EQ(hits.size(), 6u);
+  const auto info = run_command("FileInfo -in '" + idxml + "'");
+  EXPECT_NE(
+      info.output.find(
+          "Modification count (top-hits only): Acetyl 1, Carbamidomethyl (C) 3, Oxidation (M) 2"),
+      std::string::npos)
+      << info.output;
+}
+
+TEST_F(MzIdentMl12WriterTest, CarriesTheTermsMzIdentMl12MakesMandatory) {
+  EXPECT_EQ(cv_term_errors(xml_), std::vector<std::string>{});
+  // Section 4.3 Table 1: a processing term in AdditionalSearchParams; peptide-level q-values
+  // are reported, so "peptide-level scoring", and its threshold beside the PSM-level one.
+  const auto protocol = elements(xml_, "SpectrumIdentificationProtocol");
+  ASSERT_EQ(protocol.size(), 1u);
+  const std::string additional = protocol[0].substr(protocol[0].find("<AdditionalSearchParams>"));
+  EXPECT_NE(additional.substr(0, additional.find("</AdditionalSearchParams>"))
+                .find("accession=\"MS:1002490\" name=\"peptide-level scoring\""),
+            std::string::npos);
+  const std::string threshold = protocol[0].substr(protocol[0].find("<Threshold>"));
+  EXPECT_EQ(attribute_values(threshold, "cvParam", "accession"),
+            (std::vector<std::string>{"MS:1002354", "MS:1001868"}));
+  // Section 5.2.6: every PSM has a score, its peptide group and whether that group passes.
+  const auto items = elements(xml_, "SpectrumIdentificationItem");
+  ASSERT_EQ(items.size(), 6u);
+  const auto psms = fixture_psms();
+  std::vector<std::string> passes;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto accessions = attribute_values(items[i], "cvParam", "accession");
+    const auto values = attribute_values(items[i], "cvParam", "value");
+    std::map<std::string, std::string> value_of;
+    for (std::size_t k = 0; k < accessions.size(); ++k) value_of[accessions[k]] = values[k];
+    EXPECT_TRUE(value_of.count("MS:1001330")) << items[i];  // X!Tandem:expect
+    // The group is the Peptide ("Pep_<n>" -> "n").
+    EXPECT_EQ("Pep_" + value_of["MS:1002520"],
+              attribute_values(items[i], "SpectrumIdentificationItem", "peptide_ref")[0]);
+    passes.push_back(value_of["MS:1002500"]);
+    // xsd:boolean as 1 / 0, the form OpenMS 2.6 reads (it takes these values as numbers).
+    EXPECT_EQ(value_of["MS:1002500"], psms[i].peptide_q <= 0.01 ? "1" : "0");
+  }
+  EXPECT_EQ(passes, (std::vector<std::string>{"1", "0", "1", "1", "1", "0"}));
+  // Section 5.2.1: each hypothesis leading or not, each group passes or not, and the list
+  // counts the groups that pass.
+  const auto groups = elements(xml_, "ProteinAmbiguityGroup");
+  ASSERT_EQ(groups.size(), 2u);
+  std::size_t passing = 0;
+  for (const auto& group : groups) {
+    const auto hypotheses = elements(group, "ProteinDetectionHypothesis");
+    ASSERT_EQ(hypotheses.size(), 1u);
+    EXPECT_EQ(count_of(hypotheses[0], "accession=\"MS:1002401\"") +
+                  count_of(hypotheses[0], "accession=\"MS:1002402\""),
+              1u);
+    const std::string own = group.substr(group.find("</ProteinDetectionHypothesis>"));
+    const auto accessions = attribute_values(own, "cvParam", "accession");
+    ASSERT_EQ(accessions, std::vector<std::string>{"MS:1002415"}) << group;
+    passing += attribute_values(own, "cvParam", "value")[0] == "true";
+  }
+  const std::string list = xml_.substr(xml_.rfind("</ProteinAmbiguityGroup>"));
+  EXPECT_EQ(attribute_values(list, "cvParam", "accession"), std::vector<std::string>{"MS:1002404"});
+  EXPECT_EQ(attribute_values(list, "cvParam", "value"),
+            std::vector<std::string>{std::to_string(passing)});
+  // 1.1 has none of these.
+  std::ostringstream v1_1;
+  write_mzidentml(v1_1, fixture_psms(), context_);
+  for (const char* term :
+       {"MS:1002490", "MS:1002520", "MS:1002500", "MS:1002401", "MS:1002415", "MS:1002404"}) {
+    EXPECT_EQ(v1_1.str().find(term), std::string::npos) << term;
+  }
 }
 
 // The XSD requires >= 1 SpectrumIdentificationResult, so an empty result set can only be

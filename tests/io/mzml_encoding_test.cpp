@@ -277,6 +277,18 @@ TEST(MzmlEncoding, MalformedArraysSkipWithReason) {
   }
 }
 
+// Empty arrays of an empty spectrum (defaultArrayLength="0", <binary></binary>) decode to no
+// values: the spectrum is skipped as "no peaks". Found by binary_array_fuzzer (tests/fuzz):
+// the decoder passed the empty vector's null data() to memcpy, undefined behaviour (UBSan).
+TEST(MzmlEncoding, EmptyArraysAreNoPeaks) {
+  for (const char* precision : {"MS:1000523", "MS:1000521", "MS:1000519", "MS:1000522"}) {
+    const Result r = read(
+        document({mz_array({precision}, ""), intensity_array({precision, "MS:1000576"}, "")}, 0));
+    EXPECT_TRUE(r.spectra.empty()) << precision;
+    EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"no peaks", 1}})) << precision;
+  }
+}
+
 // Corrupt array bytes (random byte changes and truncations of numpress and zlib data, fixed
 // seed) never crash the reader: each spectrum is either emitted with equal-length arrays or
 // skipped with a reason, and the counts add up.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -326,23 +328,43 @@ TEST(MzmlReader, NotWellFormedThrowsWithFileByteAndLine) {
   }
 }
 
-TEST(MzmlReader, TruncatedFileThrowsAtFinish) {
+// A file cut short keeps the spectra before the cut; a spectrum the cut goes through is skipped
+// as "truncated at end of file", and the file counts "file ends early (truncated?)", as the MGF
+// and mzXML readers do (reader_agreement_test.cpp).
+TEST(MzmlReader, TruncatedFileKeepsTheSpectraBeforeTheCut) {
   const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
-  for (size_t cut : {good.size() / 2, good.size() - 10, good.find("</mzML>")}) {
-    auto reader = make_mzml_reader("cut.mzML", 0);
-    std::vector<RawSpectrum> out;
-    reader->feed(std::string_view(good).substr(0, cut), out);  // no error yet: more may follow
-    try {
+  const size_t third = good.find("<spectrum id=", good.find("<spectrum id=\"spectrum=3550\"") + 1);
+  struct Cut {
+    size_t at;
+    size_t spectra;
+    bool cuts_a_spectrum;
+  };
+  for (const Cut cut : {Cut{third + 500, 2, true}, Cut{good.size() - 10, 3, false},
+                        Cut{good.find("</mzML>"), 3, false}}) {
+    for (bool own : {true, false}) {
+      SCOPED_TRACE(std::to_string(cut.at) + (own ? " own" : " expat"));
+      auto reader = make_mzml_reader("cut.mzML", 0, own);
+      std::vector<RawSpectrum> out;
+      reader->feed(std::string_view(good).substr(0, cut.at), out);
       reader->finish(out);
-      FAIL() << "no ParseError for a file cut at " << cut;
-    } catch (const ParseError& e) {
-      EXPECT_NE(std::string(e.what()).find("cut.mzML"), std::string::npos);
-      EXPECT_NE(std::string(e.what()).find("ends early"), std::string::npos) << e.what();
-      // expat reports the start of the last incomplete token (or text run) before the end.
-      EXPECT_LE(e.byte_offset(), cut);
-      EXPECT_GT(e.byte_offset() + 200, cut);
+      EXPECT_EQ(out.size(), cut.spectra);
+      const ReadStats& stats = reader->stats();
+      EXPECT_EQ(stats.problems,
+                (std::map<std::string, uint64_t>{{"file ends early (truncated?)", 1}}));
+      if (cut.cuts_a_spectrum) {
+        EXPECT_EQ(stats.spectra_seen, 3u);
+        EXPECT_EQ(stats.skipped.at("truncated at end of file"), 1u);
+        EXPECT_EQ(stats.first_skipped_at.at("truncated at end of file"), "spectrum spectrum=2446");
+      } else {
+        EXPECT_TRUE(stats.skipped.empty());
+      }
     }
   }
+  // A file that is not even an mzML start is still an error.
+  auto reader = make_mzml_reader("cut.mzML", 0);
+  std::vector<RawSpectrum> out;
+  reader->feed("<?xml version=\"1.0\"?>\n<mz", out);
+  EXPECT_THROW(reader->finish(out), ParseError);
 }
 
 TEST(MzmlReader, EmptyInputAndWrongRootThrow) {
@@ -501,6 +523,29 @@ TEST(MzmlReader, OwnTokenizerMatchesExpat) {
   }
 }
 
+// An unfinished tag right before a plain spectrum ("<binaryDa<spectrum ...") fails where expat
+// finds it, on both reader paths. Found by mzml_tokenizer_fuzzer: the own tokenizer took the
+// spectrum while expat still held "<binaryDa", so the error came after the spectra taken next
+// (line 103 instead of 51).
+TEST(MzmlReader, UnfinishedTagBeforeASpectrumFailsThere) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const size_t first = good.find("<spectrum ");
+  const std::string bad = good.substr(0, first) + "<binaryDa" + good.substr(first);
+  const uint64_t line = 1 + std::count(bad.begin(), bad.begin() + first, '\n');
+  for (bool own : {true, false}) {
+    SCOPED_TRACE(own ? "own" : "expat");
+    try {
+      read_mzml(bad, 0, 0, "unfinished.mzML", own);
+      FAIL() << "no error";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "unfinished.mzML: line " + std::to_string(line) + " (byte " +
+                    std::to_string(first + 9) +
+                    "): XML not well-formed: not well-formed (invalid token)");
+    }
+  }
+}
+
 // A spectrum inside a spectrum used to replace it silently (a new-user test lost a PSM that
 // way): the file fails at the inner start tag, on either reader path.
 TEST(MzmlReader, SpectrumInsideASpectrumFailsTheFile) {
@@ -519,9 +564,11 @@ TEST(MzmlReader, SpectrumInsideASpectrumFailsTheFile) {
         read_mzml(data, 65536, 0, "nested.mzML", own);
         FAIL() << "no error";
       } catch (const ParseError& e) {
-        EXPECT_NE(std::string(e.what()).find("<spectrum> inside <spectrum"), std::string::npos)
+        // Reported where the outer spectrum starts: its </spectrum> is what seems missing.
+        EXPECT_NE(std::string(e.what()).find("is not closed: another <spectrum> starts at line"),
+                  std::string::npos)
             << e.what();
-        EXPECT_EQ(e.byte_offset(), scan_list + inner.find('>') + 1) << e.what();
+        EXPECT_EQ(e.byte_offset(), second) << e.what();
       }
     }
   }

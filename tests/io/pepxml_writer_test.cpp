@@ -95,8 +95,19 @@ TEST_F(PepXmlWriterTest, ModificationsHaveOneBasedPositionsAndResidueMasses) {
   // Acetyl on the N-terminus: H (1.00782503207) + 42.010565.
   const auto n_term = attribute_values(xml_, "modification_info", "mod_nterm_mass");
   EXPECT_EQ(n_term[1], "43.01839003207");
-  EXPECT_EQ(attribute_values(xml_, "modification_info", "modified_peptide")[1],
-            "[+42.0106]-M[+15.9949]KWVTFISLLLLFSSAYSR");
+  // modified_peptide in the TPP notation: n[1.007825 + 42.010565 = 43.018] and M[147.035],
+  // C[160.031]; the ProForma string in the hit's "proforma" parameter.
+  EXPECT_EQ(attribute_values(xml_, "modification_info", "modified_peptide"),
+            (std::vector<std::string>{"YIC[160]DNQDTISSK", "n[43]M[147]KWVTFISLLLLFSSAYSR",
+                                      "M[147]PC[160]TEDYLSLILNR", "SSITDQNDC[160]IYK"}));
+  const auto names = attribute_values(xml_, "parameter", "name");
+  const auto values = attribute_values(xml_, "parameter", "value");
+  std::vector<std::string> proformas;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == "proforma") proformas.push_back(values[i]);
+  }
+  ASSERT_EQ(proformas.size(), 6u);  // one per search_hit
+  EXPECT_EQ(proformas[3], "[UNIMOD:1]-M[UNIMOD:35]KWVTFISLLLLFSSAYSR");
   // Searched modifications, with Mascot-style descriptions OpenMS resolves by name.
   EXPECT_EQ(attribute_values(xml_, "aminoacid_modification", "description"),
             (std::vector<std::string>{"Carbamidomethyl (C)", "Oxidation (M)", "Carbamidomethyl (C)",

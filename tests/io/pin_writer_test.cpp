@@ -90,7 +90,8 @@ TEST(PinWriter, ReadsBackAsTsvWithPercolatorsColumns) {
   EXPECT_EQ(rows[4][2], "1");
   EXPECT_EQ((std::vector<std::string>(rows[4].begin() + 12, rows[4].begin() + 15)),
             (std::vector<std::string>{"0", "0", "1"}));
-  EXPECT_EQ(rows[4][19], "-.[+42.0106]-M[+15.9949]KWVTFISLLLLFSSAYSR.G");
+  // N-terminal modifications stand before the first residue, without ProForma's '-'.
+  EXPECT_EQ(rows[4][19], "-.[+42.0106]M[+15.9949]KWVTFISLLLLFSSAYSR.G");
   // -log10(0.85) = 0.070581
   EXPECT_EQ(rows[6][7], "0.070581");
 }

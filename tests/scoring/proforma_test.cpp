@@ -67,5 +67,45 @@ TEST(ProForma, AppliedModifications) {
   EXPECT_EQ(to_proforma(p.sequence, applied), "[UNIMOD:1]-M[UNIMOD:35]EC[UNIMOD:4]K");
 }
 
+// parse_proforma reads back what to_proforma writes: residues and tags with their positions.
+TEST(ProForma, ParseRoundTrip) {
+  const PeptideIndex index = index_with_mods();
+  Peptide p;
+  p.sequence = "MECK";
+  const std::vector<PlacedModification> placed = {{-1, 2}, {0, 1}, {2, 0}, {4, 4}};
+  p.modifications = placed;
+  const std::string text = to_proforma(p, index);
+  EXPECT_EQ(text, "[UNIMOD:1]-M[UNIMOD:35]EC[UNIMOD:4]K-[UNIMOD:2]");
+  const ParsedProforma parsed = parse_proforma(text);
+  EXPECT_EQ(parsed.sequence, "MECK");
+  ASSERT_EQ(parsed.tags.size(), 4u);
+  EXPECT_EQ(parsed.tags[0].position, -1);
+  EXPECT_EQ(parsed.tags[0].tag, "UNIMOD:1");
+  EXPECT_EQ(parsed.tags[1].position, 0);
+  EXPECT_EQ(parsed.tags[1].tag, "UNIMOD:35");
+  EXPECT_EQ(parsed.tags[2].position, 2);
+  EXPECT_EQ(parsed.tags[3].position, 4);
+  EXPECT_EQ(parsed.tags[3].tag, "UNIMOD:2");
+  const ParsedProforma masses = parse_proforma("[-17.0265]-QM[+15.9949]K");
+  EXPECT_EQ(masses.sequence, "QMK");
+  ASSERT_EQ(masses.tags.size(), 2u);
+  EXPECT_EQ(masses.tags[1].tag, "+15.9949");
+  EXPECT_EQ(masses.tags[1].position, 1);
+  EXPECT_TRUE(parse_proforma("LVNELTEFAK").tags.empty());
+}
+
+TEST(ProForma, ParseErrorsNameTheOffset) {
+  try {
+    parse_proforma("PEP[UNIMOD:35");
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "ProForma 'PEP[UNIMOD:35': unclosed '[' at offset 3");
+  }
+  EXPECT_THROW(parse_proforma("[UNIMOD:1]PEP"), std::invalid_argument);
+  EXPECT_THROW(parse_proforma("pep"), std::invalid_argument);
+  EXPECT_THROW(parse_proforma(""), std::invalid_argument);
+  EXPECT_THROW(parse_proforma("PEP-K"), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -22,19 +22,19 @@ size_t accepted(const std::vector<Psm>& psms) {
   return n;
 }
 
-// 200 correct targets, 200 wrong targets and 400 decoys. The input score separates the
+// 400 correct targets, 400 wrong targets and 800 decoys. The input score separates the
 // correct targets only partly; matched_peaks (which the score ignores) separates them fully.
 std::vector<Psm> synthetic() {
   std::vector<Psm> psms;
-  for (int i = 0; i < 800; ++i) {
+  for (int i = 0; i < 1600; ++i) {
     Psm p;
     p.spectrum_index = i;
     p.sequence = "PEPTIDEK";
     p.charge = 2;
     p.theoretical_peaks = 14;
     p.candidates = 10;
-    const bool correct = i < 200;
-    p.decoy = i >= 400;
+    const bool correct = i < 400;
+    p.decoy = i >= 800;
     // Deterministic pseudo-random spread in [0, 1).
     const double u = ((i * 7919) % 1000) / 1000.0;
     p.score = correct ? 2.0 + 3.0 * u : 4.0 * u;
@@ -52,16 +52,30 @@ TEST(Rescoring, LearnsAFeatureTheScoreIgnores) {
   const size_t after = accepted(psms);
   EXPECT_GT(after, before);
   // Every correct target is accepted (plus a few wrong ones, about as many as the 1% FDR allows).
-  EXPECT_GE(after, 200u);
-  EXPECT_LE(after, 205u);
+  EXPECT_GE(after, 400u);
+  EXPECT_LE(after, 410u);
 }
 
 TEST(Rescoring, TooFewDecoysLeavesScoresAlone) {
   std::vector<Psm> psms = synthetic();
-  psms.resize(405);  // 5 decoys
+  for (size_t i = 805; i < psms.size(); ++i) psms[i].decoy = false;  // 5 decoys of 1600
   const double first = psms[0].score;
   EXPECT_FALSE(rescore_psms(psms));
   EXPECT_DOUBLE_EQ(psms[0].score, first);
+}
+
+// A small run keeps its search statistic: the 800 targets with 199 decoys (999 rank-1 PSMs) are
+// not rescored, with 200 decoys (1000) they are.
+TEST(Rescoring, FewerThanAThousandRankOnePsmsKeepTheirScore) {
+  std::vector<Psm> psms = synthetic();
+  psms.resize(999);
+  std::vector<double> before;
+  for (const Psm& p : psms) before.push_back(p.score);
+  EXPECT_FALSE(rescore_psms(psms));
+  for (size_t i = 0; i < psms.size(); ++i) EXPECT_EQ(psms[i].score, before[i]);
+  std::vector<Psm> thousand = synthetic();
+  thousand.resize(1000);
+  EXPECT_TRUE(rescore_psms(thousand));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -81,6 +82,25 @@ inline std::vector<Query> ecoli_queries(const SearchParameters& params, bool by_
     });
   }
   return queries;
+}
+
+// Searches `spectra` against `index` as the pipeline does (prepare, score, finalize) and returns
+// the rank-1 PSMs by spectrum_index.
+inline std::map<uint64_t, Psm> search_rank1(std::shared_ptr<const PeptideIndex> index,
+                                            const SearchParameters& params,
+                                            const std::vector<RawSpectrum>& spectra) {
+  SpectrumScorer scorer(std::move(index), params);
+  std::vector<Psm> psms;
+  for (const RawSpectrum& s : spectra) {
+    for (const Query& q : prepare_spectrum(s, params).queries) {
+      for (Psm& m : scorer.score(q)) psms.push_back(std::move(m));
+    }
+  }
+  std::map<uint64_t, Psm> out;
+  for (Psm& m : finalize_psms(std::move(psms), params)) {
+    if (m.rank == 1) out.emplace(m.spectrum_index, std::move(m));
+  }
+  return out;
 }
 
 }  // namespace ionflow::scoring_test

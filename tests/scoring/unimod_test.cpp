@@ -47,6 +47,37 @@ TEST(Unimod, LooksUpTitles) {
   EXPECT_EQ(unimod().lookup("oxidation").second, 35);  // case-insensitive
 }
 
+// choices() lists each entry's sites; their Mascot names resolve back to the same entry.
+TEST(Unimod, ChoicesListSitesThatResolve) {
+  const auto choices = unimod().choices();
+  ASSERT_GT(choices.size(), 1000u);
+  auto find = [&](const std::string& title) {
+    return *std::find_if(choices.begin(), choices.end(),
+                         [&](const UnimodChoice& c) { return c.title == title; });
+  };
+  const UnimodChoice oxidation = find("Oxidation");
+  EXPECT_EQ(oxidation.accession, 35);
+  EXPECT_NEAR(oxidation.mono_mass_da, 15.994915, 1e-6);
+  std::vector<std::string> names;
+  for (const auto& site : oxidation.sites)
+    names.push_back(UnimodChoice::mascot_name("Oxidation", site));
+  EXPECT_NE(std::find(names.begin(), names.end(), "Oxidation (M)"), names.end());
+  const UnimodChoice acetyl = find("Acetyl");
+  names.clear();
+  for (const auto& site : acetyl.sites) names.push_back(UnimodChoice::mascot_name("Acetyl", site));
+  EXPECT_NE(std::find(names.begin(), names.end(), "Acetyl (Protein N-term)"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "Acetyl (K)"), names.end());
+  const UnimodChoice pyro = find("Gln->pyro-Glu");
+  ASSERT_FALSE(pyro.sites.empty());
+  EXPECT_EQ(UnimodChoice::mascot_name(pyro.title, pyro.sites[0]), "Gln->pyro-Glu (N-term Q)");
+  for (const auto& c : {oxidation, acetyl, pyro}) {
+    for (const auto& site : c.sites) {
+      const Modification m = unimod().resolve(UnimodChoice::mascot_name(c.title, site), false);
+      EXPECT_EQ(m.unimod_accession, c.accession) << UnimodChoice::mascot_name(c.title, site);
+    }
+  }
+}
+
 TEST(Unimod, ResolvesMascotForms) {
   auto m = unimod().resolve("Carbamidomethyl (C)", true);
   EXPECT_EQ(m.name, "Carbamidomethyl");
@@ -134,6 +165,23 @@ TEST(Unimod, UnknownNameSuggestsCloseTitles) {
     EXPECT_NE(std::string(e.what()).find("Carbamidomethyl"), std::string::npos) << e.what();
   }
   EXPECT_THROW(unimod().resolve("Oxidation", false), std::invalid_argument);  // no site
+}
+
+// A long unknown name gets no suggestion and no quadratic search for one: job_message_fuzzer
+// found that "Carbami" + 85 '_' + "domethyl (C)" cost 2.5 s under ASan, and a 20,000-character
+// name 2.7 s at -O2 (edit distance against every title); titles whose length differs by more
+// than the suggestion limit are now skipped. The messages are unchanged.
+TEST(Unimod, LongUnknownNameHasNoSuggestion) {
+  const std::string carbami = "Carbami" + std::string(85, '_') + "domethyl";
+  const std::string x(20000, 'x');
+  for (const std::string& name : {carbami, x}) {
+    try {
+      unimod().resolve(name + " (C)", true);
+      FAIL() << "expected std::invalid_argument";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "unknown modification '" + name + "' in '" + name + " (C)'");
+    }
+  }
 }
 
 // An unclosed or unopened site is a typo the message names (it said "has no site").
@@ -472,6 +520,89 @@ TEST(ModificationFromSage, Keys) {
   EXPECT_THROW(modification_from_sage("", 1.0, false), std::invalid_argument);
   EXPECT_THROW(modification_from_sage("^1", 1.0, false), std::invalid_argument);
   EXPECT_THROW(modification_from_sage("M", std::nan(""), false), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ionflow
+
+namespace ionflow {
+namespace {
+
+// A modification as Sage's static_mods / variable_mods give it (no name, accession 0).
+Modification by_mass(std::string_view key, double mass_da, bool fixed = false) {
+  return modification_from_sage(key, mass_da, fixed);
+}
+
+TEST(UnimodByMass, NamesTheOneEntryAtTheSiteAndMass) {
+  // Expected titles and record ids from unimod.xml (records 4, 35, 1, 28, 21, 7, 34, 730, 2016).
+  struct Row {
+    const char* key;
+    double mass_da;
+    const char* title;
+    int accession;
+  };
+  const Row rows[] = {
+      {"C", 57.021464, "Carbamidomethyl", 4},  // Sage's default static mod, exact
+      {"M", 15.9949, "Oxidation", 35},         // 4 decimals: 1.5e-5 Da from 15.994915
+      {"M", 15.995, "Oxidation", 35},          // 3 decimals: 8.5e-5 Da off
+      {"[", 42.010565, "Acetyl", 1},           // protein N-term, Unimod "Protein N-term"
+      {"^", 42.0106, "Acetyl", 1},             // peptide N-term, Unimod "Any N-term"
+      {"^Q", -17.026549, "Gln->pyro-Glu", 28},
+      {"STY", 79.966331, "Phospho", 21},    // one entry lists all three sites
+      {"N", 0.984016, "Deamidated", 7},     // visible; Asn->Asp (621) lists N hidden only
+      {"K", 14.01565, "Methyl", 34},        // the one entry, K hidden
+      {"K", 304.20536, "iTRAQ8plex", 730},  // 0.001786 Da from TMTpro: still told apart
+      {"K", 304.207146, "TMTpro", 2016},
+      {"C", 57.0219, "Carbamidomethyl", 4},  // 0.000436 Da off: inside 0.0005 Da
+  };
+  for (const Row& r : rows) {
+    const Modification given = by_mass(r.key, r.mass_da, true);
+    const Modification named = unimod().named_by_mass(given);
+    EXPECT_EQ(named.name, r.title) << r.key << " " << r.mass_da;
+    EXPECT_EQ(named.unimod_accession, r.accession) << r.key << " " << r.mass_da;
+    // The search keeps the user's mass and sites.
+    EXPECT_EQ(named.mass_delta_da, r.mass_da);
+    EXPECT_EQ(named.position, given.position);
+    EXPECT_EQ(named.residues, given.residues);
+    EXPECT_TRUE(named.fixed);
+  }
+}
+
+TEST(UnimodByMass, AmbiguousOrUnmatchedMassesStayMasses) {
+  // Three entries share 28.0313 Da on K (all hidden there): no name is better than a guess.
+  const std::vector<UnimodMatch> dimethyl = unimod().matches_by_mass(by_mass("K", 28.0313));
+  std::vector<std::string> titles;
+  for (const UnimodMatch& m : dimethyl) titles.push_back(m.title);
+  EXPECT_EQ(titles, (std::vector<std::string>{"Dimethyl", "Delta:H(4)C(2)", "Ethyl"}));
+  EXPECT_EQ(unimod().named_by_mass(by_mass("K", 28.0313)).unimod_accession, 0);
+  // Carbamidomethyl and Gly both list K hidden at 57.021464 Da.
+  EXPECT_EQ(unimod().matches_by_mass(by_mass("K", 57.021464)).size(), 2u);
+  EXPECT_EQ(unimod().named_by_mass(by_mass("K", 57.021464)).name, "");
+  // On C and K together only Carbamidomethyl lists both sites (C visible, K hidden).
+  EXPECT_EQ(unimod().named_by_mass(by_mass("CK", 57.021464)).unimod_accession, 4);
+  // Outside the tolerance (0.000536 Da off), at a site Unimod does not list, or no entry.
+  EXPECT_EQ(unimod().named_by_mass(by_mass("C", 57.0220)).unimod_accession, 0);
+  EXPECT_EQ(unimod().named_by_mass(by_mass("L", 79.966331)).unimod_accession, 0);  // Phospho
+  EXPECT_EQ(unimod().named_by_mass(by_mass("$", 42.010565)).unimod_accession, 0);
+  const Modification none = unimod().named_by_mass(by_mass("C", 123.4567));
+  EXPECT_EQ(none.name, "");
+  EXPECT_EQ(none.unimod_accession, 0);
+  EXPECT_EQ(none.mass_delta_da, 123.4567);
+  // A wider tolerance is the caller's choice: 57.0220 is Carbamidomethyl within 0.001 Da.
+  EXPECT_EQ(unimod().named_by_mass(by_mass("C", 57.0220), 0.001).unimod_accession, 4);
+}
+
+TEST(UnimodByMass, KeepsWhatTheUserNamed) {
+  Modification named = unimod().resolve("Carbamidomethyl (C)", true);
+  named.name = "my label";
+  EXPECT_EQ(unimod().named_by_mass(named).name, "my label");
+  Modification accession_only = by_mass("M", 15.9949);
+  accession_only.unimod_accession = 35;
+  EXPECT_EQ(unimod().named_by_mass(accession_only).name, "");
+  // The explicit-mass forms resolve to masses; named_by_mass names them.
+  EXPECT_EQ(unimod().named_by_mass(unimod().resolve("+15.9949 (M)", false)).name, "Oxidation");
+  EXPECT_EQ(unimod().named_by_mass(unimod().resolve("-17.0265@N-term Q", false)).unimod_accession,
+            28);
 }
 
 }  // namespace

@@ -61,6 +61,7 @@ class InProcessApiTest : public ::testing::Test {
     ao.api_token = o.api_token;
     ao.max_queued_jobs = o.max_queued_jobs;
     ao.scorer_control = control_.get();
+    ao.uploads_directory = (dir_ / "uploads").string();
     api_ = std::make_unique<HttpApi>(*store_, *scheduler_, *runtime_, unimod(), metrics_, ao);
     port_ = api_->bind("127.0.0.1", 0);
     server_ = std::thread([this] { api_->serve(); });

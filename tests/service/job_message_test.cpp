@@ -140,6 +140,25 @@ TEST(JobMessage, SageExampleConfigParsesToTheSameSettings) {
   EXPECT_EQ(v[6].position, ModificationPosition::kProteinCTerm);
   for (const auto& m : v) EXPECT_FALSE(m.fixed);
 
+  // Masses that are one Unimod entry at their sites get its name (0.0005 Da, unimod.hpp):
+  // TMTpro 304.207146 (record 2016), Carbamidomethyl 57.021464 (4), Oxidation 15.994915 (35),
+  // Gln->pyro-Glu -17.026549 (28), Glu->pyro-Glu -18.010565 (27); the others stay masses.
+  std::vector<std::pair<std::string, int>> names;
+  for (const auto* list : {&d.fixed_modifications, &v}) {
+    for (const Modification& m : *list) names.emplace_back(m.name, m.unimod_accession);
+  }
+  EXPECT_EQ(names, (std::vector<std::pair<std::string, int>>{{"TMTpro", 2016},
+                                                             {"TMTpro", 2016},
+                                                             {"Carbamidomethyl", 4},
+                                                             {"Oxidation", 35},
+                                                             {"Gln->pyro-Glu", 28},
+                                                             {"Glu->pyro-Glu", 27},
+                                                             {"", 0},
+                                                             {"", 0},
+                                                             {"", 0},
+                                                             {"", 0}}));
+  EXPECT_NEAR(d.fixed_modifications[0].mass_delta_da, 304.207, 1e-9);  // the user's mass
+
   EXPECT_EQ(s.precursor_tolerance.unit, Tolerance::Unit::kDa);
   EXPECT_DOUBLE_EQ(s.precursor_tolerance.lower, -500.0);
   EXPECT_DOUBLE_EQ(s.precursor_tolerance.upper, 100.0);
@@ -387,6 +406,12 @@ TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {
       StartsWith("database.generate_decoys: true conflicts with decoy_generation \"none\""));
   EXPECT_THAT(error_of(job(R"("output_formats": ["tsv", "xlsx"])")),
               StartsWith("output_formats[1]: unknown format \"xlsx\""));
+  // mzIdentML 1.2 is its own format; it and 1.1 would both be results.mzid.
+  EXPECT_THAT(parse_job_message(job(R"("output_formats": ["tsv", "mzid1.2"])"), unimod())
+                  .spec.output_formats,
+              ElementsAre("tsv", "mzid1.2"));
+  EXPECT_EQ(error_of(job(R"("output_formats": ["mzid", "pin", "mzid1.2"])")),
+            "output_formats[2]: mzid and mzid1.2 both write results.mzid; give one");
   EXPECT_THAT(error_of(job(R"("ion_types": "bx")")),
               StartsWith("ion_types: unsupported ion type 'x'"));
   EXPECT_THAT(error_of(job(R"("parsers": 9)")),
@@ -504,6 +529,9 @@ TEST(JobMessage, NotJsonIsAnErrorForTheWholeMessage) {
     EXPECT_THAT(e.what(), StartsWith("not valid JSON: invalid JSON at byte"));
   }
   EXPECT_EQ(error_of("[1, 2]"), "a job message is a JSON object, got array");
+  // Found by job_message_fuzzer: a broken null was not a JobMessageError but a simdjson_error.
+  EXPECT_EQ(error_of(R"({"max_fragment_charge": null" d,eisotope": true})"),
+            "not valid JSON: invalid JSON at byte 24 (line 1, column 25): invalid literal");
 }
 
 TEST(JobMessage, EffectiveParametersListEveryKeyAndParseBack) {

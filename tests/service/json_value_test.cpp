@@ -112,6 +112,25 @@ TEST(JsonValue, TruncatedDocumentErrorIsAtItsEnd) {
   }
 }
 
+// A broken null inside an object or array is a syntax error with its offset. Found by
+// job_message_fuzzer (tests/fuzz): "null\"" escaped parse_json as simdjson_error, which killed
+// `ionflow search` (std::terminate) and made POST /v1/jobs answer 500.
+TEST(JsonValue, BrokenNullIsASyntaxError) {
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"a": null" b"})", "invalid JSON at byte 6 (line 1, column 7): invalid literal"},
+      {R"({"a": nul})", "invalid JSON at byte 6 (line 1, column 7): invalid literal"},
+      {R"([nulll])", "invalid JSON at byte 1 (line 1, column 2): invalid literal"},
+  };
+  for (const auto& [text, message] : cases) {
+    try {
+      parse_json(text);
+      FAIL() << "no error for " << text;
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  }
+}
+
 TEST(JsonValue, EditsObjects) {
   JsonValue v = parse_json(R"({"a": 1, "b": 2})");
   v.set("a", JsonValue("x"));

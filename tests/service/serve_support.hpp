@@ -71,9 +71,9 @@ inline std::string small_job() {
 // against the 18 878-entry target-decoy FASTA. One BSA1 alone now takes well under a second,
 // too short to resize scorers or kill the server in the middle of it, and three copies began
 // to finish inside the resize test's 0.6 s once the mzML reader got faster.
-inline std::string long_job() {
+inline std::string long_job(int copies = 5) {
   std::vector<std::string> mzmls;
-  for (int copy = 0; copy < 5; ++copy) {
+  for (int copy = 0; copy < copies; ++copy) {
     for (const char* run : {"BSA1", "BSA2", "BSA3"}) {
       mzmls.push_back(kExamples + "/BSA/" + run + ".mzML");
     }
@@ -165,6 +165,7 @@ class ServeProcess {
   std::string log() const { return read_file(log_); }
   fs::path job_directory(const std::string& id) const { return data_dir_ / "jobs" / id; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
 
  private:
   fs::path data_dir_;

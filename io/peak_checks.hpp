@@ -1,0 +1,62 @@
+// Peak-list checks every reader (mzML, mzXML, MGF, MS2) applies the same way, so that one bad
+// value gives the same result whatever the file format:
+//  - precursor charge text: classify_precursor_charge() ("2", "+2", "2+" are 2; "0" means
+//    unknown; "-2", "2-" are negative-mode charges; "2.5", "abc", "" and overflows are bad);
+//  - peaks: remove_invalid_peaks() drops a peak whose m/z is NaN, infinite, zero or negative, or
+//    whose intensity is NaN or infinite, and the reader counts them as a data problem
+//    (ReadStats::problems) under kDroppedBadMz / kDroppedBadIntensity;
+//  - the skip reasons of those decisions, the keys of ReadStats::skipped.
+// Plain functions, thread-safe; nothing throws.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "io/spectrum_reader.hpp"
+
+namespace ionflow {
+
+// Skip reasons shared by the readers.
+inline constexpr const char* kSkipBadCharge = "bad precursor charge";
+inline constexpr const char* kSkipNegativeCharge =
+    "negative precursor charge (negative mode is not searched)";
+inline constexpr const char* kSkipTruncated = "truncated at end of file";
+inline constexpr const char* kSkipNoPeaks = "no peaks";
+
+// Data problems (ReadStats::problems) that do not skip the spectrum; counts are peaks.
+inline constexpr const char* kDroppedBadMz = "peaks dropped: m/z NaN, infinite or not positive";
+inline constexpr const char* kDroppedBadIntensity = "peaks dropped: intensity NaN or infinite";
+inline constexpr const char* kPeakWithoutIntensity =
+    "peak lines without an intensity (given intensity 1)";
+// Counted once per file that ends inside its document or inside a spectrum.
+inline constexpr const char* kFileEndsEarly = "file ends early (truncated?)";
+
+enum class ChargeText {
+  kCharge,    // a charge >= 1 in `charge`
+  kUnknown,   // "0": the writer did not know it
+  kNegative,  // a negative-mode charge ("-2", "2-"); `charge` holds it, negative
+  kBad,       // not an integer: "2.5", "abc", "", "2+3", an overflow
+};
+
+// Classifies one charge value: optional blanks, an optional sign before or after the digits
+// (MGF writes "2+", mzML and mzXML "2"). Values above 1000 are kBad.
+ChargeText classify_precursor_charge(std::string_view text, int& charge);
+
+// The skip reason for a charge that is neither a charge nor unknown, or nullptr.
+const char* charge_skip_reason(ChargeText kind);
+
+struct InvalidPeaks {
+  uint64_t bad_mz = 0;         // NaN, infinite, zero or negative m/z
+  uint64_t bad_intensity = 0;  // NaN or infinite intensity
+};
+
+// Drops the invalid peaks of `spectrum` in place (order of the others kept) and says how many.
+InvalidPeaks remove_invalid_peaks(RawSpectrum& spectrum);
+
+// Counts `peaks` (when > 0) under `problem` in `stats`, remembering `where` for the first one.
+void note_problem(ReadStats& stats, const char* problem, uint64_t count, std::string_view where);
+
+// remove_invalid_peaks() and note_problem() for both kinds, `where` the spectrum's location.
+void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view where);
+
+}  // namespace ionflow

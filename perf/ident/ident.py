@@ -1,0 +1,424 @@
+#!/usr/bin/env python3
+"""Identification benchmark: ionflow, Comet and X!Tandem on real runs, with an entrapment check.
+
+For every run (openms-doc BSA1-3 and E. coli; from /work/shared/data, when present, the
+MetaMorpheus yeast run as mzML and as MGF and Comet's HeLa fixture) and two databases:
+  own      the run's database (targets + decoys; reversed decoys "rev_" added when it has none)
+  entrap   the proteins the sample can contain + reference proteomes it cannot contain
+           (perf/ident/README.md lists them per run), each with a reversed decoy; at least
+           10x the sample's peptides for the openms-doc runs and the yeast run
+every engine searches with the same settings (perf/compare/tools.py, instrument-fitting
+tolerances per run) and is counted the same way:
+  - PSMs and peptides at 1% FDR by E-value through the common top-1 target-decoy script
+    (perf/compare/fdr.py) for every engine;
+  - for ionflow also by its own q-values (results.tsv spectrum_q for PSMs, peptide_q for
+    peptides, rank-1 rows);
+  - entrapment (perf/ident/entrapment.py): of the accepted targets, N_T from the sample and
+    N_E only in the entrapment proteome, the combined estimate N_E(1+1/r)/(N_T+N_E) with its
+    95% interval, at PSM and peptide level, for ionflow's own q-values and for every engine's
+    E-value. The BSA database itself holds 9,320 Sorangium cellulosum proteins a BSA digest
+    cannot contain: they are entrapment in both databases.
+
+Usage: ident.py [--runs BSA1,...] [--engines ionflow,comet,tandem] [--dbs own,entrap]
+                [--work DIR] [--ionflow PATH] [--shared DIR] [--fresh] [--threads 2]
+Peers' results are reused when their settings and inputs are unchanged (--fresh reruns them);
+ionflow is always run. Python 3 standard library only.
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'compare'))
+sys.path.insert(0, HERE)
+import entrapment  # noqa: E402
+import fdr  # noqa: E402
+import outputs  # noqa: E402
+import tools  # noqa: E402
+from compare import indexed_input, EXAMPLES, BSA_FASTA, ECOLI_FASTA  # noqa: E402
+
+REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
+SHARED = '/work/shared/data'
+ENGINES = ('ionflow', 'comet', 'tandem')
+YEAST_REF = 'fasta-proteomes/UP000002311-S.cerevisiae.fasta.gz'
+ECOLI_REF = 'fasta-proteomes/UP000000625-E.coli.fasta.gz'
+HUMAN_1K = 'fasta-proteomes/top1k_human.fasta'
+HUMAN_SMALL = 'comet-hela-fixture/human.small.fasta'
+
+
+def bsa_sample(header):
+    """BSA database: everything but Sorangium cellulosum is what the sample can contain."""
+    return 'OS=Sorangium' not in header
+
+
+# name -> run description. source 'examples' = openms-doc under data/, 'shared' = SHARED.
+# fasta: the run's own database; tag/suffix: its decoy tag (None: no decoys in it, add rev_);
+# sample: predicate on a target header, True when the sample can contain that protein;
+# entrap: reference proteomes (under SHARED) appended for the entrap database.
+RUNS = {
+    'BSA1': dict(source='examples', spectra='BSA/BSA1.mzML', fasta=BSA_FASTA, tag='_rev',
+                 suffix=True, iso=True, ppm=10.0, frag=0.5, mc=1, sample=bsa_sample,
+                 entrap=[YEAST_REF, ECOLI_REF]),
+    'BSA2': dict(source='examples', spectra='BSA/BSA2.mzML', fasta=BSA_FASTA, tag='_rev',
+                 suffix=True, iso=True, ppm=10.0, frag=0.5, mc=1, sample=bsa_sample,
+                 entrap=[YEAST_REF, ECOLI_REF]),
+    'BSA3': dict(source='examples', spectra='BSA/BSA3.mzML', fasta=BSA_FASTA, tag='_rev',
+                 suffix=True, iso=True, ppm=10.0, frag=0.5, mc=1, sample=bsa_sample,
+                 entrap=[YEAST_REF, ECOLI_REF]),
+    'Ecoli': dict(source='examples', spectra='ID/Ecoli_MS2_small.mzML', fasta=ECOLI_FASTA,
+                  tag='rev_', suffix=False, iso=False, ppm=10.0, frag=0.5, mc=1, sample=None,
+                  entrap=[YEAST_REF, HUMAN_SMALL, HUMAN_1K]),
+    'yeast-mzML': dict(source='shared',
+                       spectra='metamorpheus-yeast-smallcalib/SmallCalibratible_Yeast.mzML',
+                       fasta='metamorpheus-yeast-smallcalib/SmallYeast.fasta', tag=None,
+                       suffix=False, iso=True, ppm=10.0, frag=0.02, mc=1, sample=None,
+                       entrap=[ECOLI_REF, HUMAN_SMALL]),
+    'yeast-MGF': dict(source='shared',
+                      spectra='metamorpheus-yeast-smallcalib/SmallCalibratibleYeast.mgf',
+                      fasta='metamorpheus-yeast-smallcalib/SmallYeast.fasta', tag=None,
+                      suffix=False, iso=True, ppm=10.0, frag=0.02, mc=1, sample=None,
+                      entrap=[ECOLI_REF, HUMAN_SMALL]),
+    'HeLa': dict(source='shared', spectra='comet-hela-fixture/fixture_spectra.derived.mgf',
+                 fasta=HUMAN_SMALL, tag=None, suffix=False, iso=False, ppm=20.0, frag=0.02,
+                 mc=2, sample=None, entrap=[YEAST_REF, ECOLI_REF]),
+}
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument('--runs', default=','.join(RUNS))
+    p.add_argument('--engines', default=','.join(ENGINES))
+    p.add_argument('--dbs', default='own,entrap')
+    p.add_argument('--threads', type=int, default=2)
+    p.add_argument('--work', default=os.path.join(REPO, 'data/perf/ident'))
+    p.add_argument('--examples', default=EXAMPLES)
+    p.add_argument('--shared', default=SHARED)
+    p.add_argument('--ionflow', default=os.environ.get('IONFLOW', os.path.join(
+        REPO, 'build/service/ionflow')))
+    p.add_argument('--comet', default='comet-ms')
+    p.add_argument('--tandem', default='tandem')
+    p.add_argument('--fresh', action='store_true', help='rerun the peers too')
+    p.add_argument('--timeout', type=float, default=1800.0)
+    return p.parse_args(argv)
+
+
+def read_fasta(path):
+    """[(header without '>', sequence)] of a plain or gzip FASTA."""
+    opener = gzip.open if path.endswith('.gz') else open
+    out, header, seq = [], None, []
+    with opener(path, 'rt') as f:
+        for line in f:
+            line = line.rstrip('\r\n')
+            if line.startswith('>'):
+                if header is not None:
+                    out.append((header, ''.join(seq)))
+                header, seq = line[1:], []
+            elif header is not None:
+                seq.append(line.strip())
+    if header is not None:
+        out.append((header, ''.join(seq)))
+    return out
+
+
+def write_target_decoy(path, targets):
+    """Writes targets, then each reversed with accession prefix rev_ (first token; a repeated
+    accession is written once). An unchanged file is left alone (its mtime keys the peers'
+    reuse)."""
+    seen, lines = set(), []
+    for h, s in targets:
+        acc = h.split()[0]
+        if acc not in seen:
+            seen.add(acc)
+            lines.append((h, s))
+    text = ''.join(f'>{h}\n{s}\n' for h, s in lines) + \
+        ''.join(f'>rev_{h}\n{s[::-1]}\n' for h, s in lines)
+    if os.path.exists(path):
+        with open(path) as f:
+            if f.read() == text:
+                return
+    with open(path + '.tmp', 'w') as f:
+        f.write(text)
+    os.replace(path + '.tmp', path)
+
+
+class Database:
+    """One searched database: its FASTA, decoy tag, and which targets the sample can hold."""
+
+    def __init__(self, path, tag, suffix, sample_seqs, entrap_seqs):
+        self.path, self.tag, self.suffix = path, tag, suffix
+        self.sample = entrapment.SampleProteins(sample_seqs)
+        self.has_entrapment = bool(entrap_seqs)
+        self.r, self.sample_peptides, self.entrap_peptides = (
+            entrapment.database_ratio(sample_seqs, entrap_seqs) if entrap_seqs else (0, 0, 0))
+
+
+def build_databases(args, name, run, root):
+    os.makedirs(os.path.join(args.work, 'db'), exist_ok=True)
+    own_targets = [(h, s) for h, s in read_fasta(os.path.join(root, run['fasta']))
+                   if run['tag'] is None or not fdr.is_decoy_protein(h.split()[0], run['tag'],
+                                                                      run['suffix'])]
+    pick = run['sample'] or (lambda h: True)
+    sample = [s for h, s in own_targets if pick(h)]
+    own_entrap = [s for h, s in own_targets if not pick(h)]
+    dbs = {}
+    if run['tag'] is None:
+        path = os.path.join(args.work, 'db', f'{name}.own.fasta')
+        write_target_decoy(path, own_targets)
+        dbs['own'] = Database(path, 'rev_', False, sample, own_entrap)
+    else:
+        dbs['own'] = Database(os.path.join(root, run['fasta']), run['tag'], run['suffix'],
+                              sample, own_entrap)
+    extra = []
+    for ref in run['entrap']:
+        extra += read_fasta(os.path.join(args.shared, ref))
+    path = os.path.join(args.work, 'db', f'{name}.entrap.fasta')
+    write_target_decoy(path, own_targets + extra)
+    dbs['entrap'] = Database(path, 'rev_', False, sample, own_entrap + [s for h, s in extra])
+    return dbs
+
+
+def settings_for(run, db, threads):
+    return tools.SearchSettings(fasta=db.path, decoy_tag=db.tag, decoy_suffix=db.suffix,
+                                isotope_error=run['iso'], precursor_ppm=run['ppm'],
+                                fragment_da=run['frag'], missed_cleavages=run['mc'],
+                                threads=threads, deisotope=run['frag'] < 0.1)
+
+
+def fingerprint(paths, settings):
+    fields = {k: v for k, v in settings.__dict__.items() if k != 'deisotope'}  # ionflow only
+    h = hashlib.sha1(json.dumps(fields, sort_keys=True).encode())
+    for p in paths:
+        st = os.stat(p)
+        h.update(f'{p}:{st.st_size}:{st.st_mtime_ns}'.encode())
+    return h.hexdigest()
+
+
+def run_engine(args, engine, run_dir, spectra, settings):
+    """Runs one search (or reuses a peer's unchanged result); returns the result path or None."""
+    os.makedirs(run_dir, exist_ok=True)
+    argv, result = tools.prepare(engine, run_dir, spectra, settings, args)
+    stamp = os.path.join(run_dir, 'fingerprint.txt')
+    fp = fingerprint([spectra, settings.fasta], settings)
+    if engine != 'ionflow' and not args.fresh and os.path.exists(result) and \
+            os.path.exists(stamp) and open(stamp).read() == fp:
+        return result, None
+    if os.path.exists(result):
+        os.remove(result)
+    with open(os.path.join(run_dir, 'command.txt'), 'w') as f:
+        f.write(' '.join(argv) + '\n')
+    t0 = time.time()
+    with open(os.path.join(run_dir, 'stdout.log'), 'wb') as out, \
+            open(os.path.join(run_dir, 'stderr.log'), 'wb') as err:
+        rc = subprocess.call(['timeout', '-k', '10', str(int(args.timeout))] + argv,
+                             cwd=run_dir, stdout=out, stderr=err)
+    wall = time.time() - t0
+    if rc != 0 or not os.path.exists(result):
+        sys.stderr.write(f'{run_dir}: {engine} failed (exit {rc}), see stderr.log\n')
+        return None, wall
+    with open(stamp, 'w') as f:
+        f.write(fp)
+    return result, wall
+
+
+def ionflow_own(result):
+    """(accepted target PSMs by spectrum_q, accepted target peptides by peptide_q) of
+    results.tsv, rank-1 rows: lists of plain sequences (one per PSM / per distinct peptide)."""
+    import csv
+    psms, peptides = [], set()
+    with open(result, newline='') as f:
+        for row in csv.DictReader(f, delimiter='\t'):
+            if row.get('rank', '1') != '1' or row['label'].strip() == '-1':
+                continue
+            seq = fdr.plain_sequence(row['peptide'])
+            if float(row['spectrum_q']) <= 0.01:
+                psms.append(seq)
+            if float(row['peptide_q']) <= 0.01:
+                peptides.add(seq)
+    return psms, sorted(peptides)
+
+
+def entrapment_of(db, sequences):
+    n_e = sum(1 for s in sequences if not db.sample.contains(s))
+    return entrapment.combined_estimate(len(sequences) - n_e, n_e, db.r) if db.has_entrapment \
+        else None
+
+
+def count_engine(engine, result, ids, db):
+    if engine == 'comet':
+        psms = outputs.parse_comet_pepxml(result, db.tag, db.suffix)
+    elif engine == 'tandem':
+        psms = outputs.parse_tandem_xml(result, ids, db.tag, db.suffix)
+    else:
+        psms, _ = outputs.parse_ionflow_tsv(result)
+    c = fdr.count_at(psms)
+    psm_seqs = [fdr.plain_sequence(p.peptide) for p in c.accepted]
+    pep_seqs = sorted(set(psm_seqs))
+    out = {'evalue': {'psms': len(psm_seqs), 'peptides': len(pep_seqs),
+                      'psm_entrapment': entrapment_of(db, psm_seqs),
+                      'peptide_entrapment': entrapment_of(db, pep_seqs)}}
+    if engine == 'ionflow':
+        own_psms, own_peps = ionflow_own(result)
+        out['own_q'] = {'psms': len(own_psms), 'peptides': len(own_peps),
+                        'psm_entrapment': entrapment_of(db, own_psms),
+                        'peptide_entrapment': entrapment_of(db, own_peps)}
+    return out
+
+
+def spectra_input(args, name, path):
+    if path.endswith('.mgf'):
+        return path, []
+    spectra = indexed_input(args.work, name, path)
+    return spectra, outputs.spectrum_table(spectra)[0]
+
+
+def tandem_input(args, name, spectra, ids):
+    """X!Tandem 2017.2.1.4 (Debian) cannot read zlib-compressed mzML ("unsupported CODEC"):
+    it gets the MGF perf/compare/mzml_to_mgf.py writes from the same mzML (precursor m/z, charges
+    and peaks as the mzML gives them); its group ids then count MGF entries, so no native ids."""
+    if not spectra.endswith('.mzML'):
+        return spectra, ids
+    with open(spectra, 'rb') as f:
+        if b'MS:1000574' not in f.read():  # zlib compression
+            return spectra, ids
+    import mzml_to_mgf
+    path = os.path.join(args.work, 'inputs', name + '.tandem.mgf')
+    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(spectra):
+        with open(spectra, 'rb') as f, open(path + '.tmp', 'w') as out:
+            mzml_to_mgf.write_mgf(f.read(), out)
+        os.replace(path + '.tmp', path)
+    return path, []
+
+
+def main(argv):
+    args = parse_args(argv)
+    args.work = os.path.abspath(args.work)
+    os.makedirs(args.work, exist_ok=True)
+    engines = [e for e in args.engines.split(',') if e]
+    if 'ionflow' in engines and not os.access(args.ionflow, os.X_OK):
+        sys.stderr.write(f'ionflow not found at {args.ionflow}; skipping it (use --ionflow)\n')
+        engines.remove('ionflow')
+    skipped, results = [], {}
+    for name in [r for r in args.runs.split(',') if r]:
+        if name not in RUNS:
+            sys.exit(f'unknown run {name} ({", ".join(RUNS)})')
+        run = RUNS[name]
+        root = args.examples if run['source'] == 'examples' else args.shared
+        missing = [p for p in [run['spectra'], run['fasta']] if
+                   not os.path.exists(os.path.join(root, p))]
+        missing += [p for p in run['entrap'] if not os.path.exists(os.path.join(args.shared, p))]
+        if missing:
+            skipped.append(f'{name}: skipped, missing {", ".join(missing)} (under {root} / '
+                           f'{args.shared})')
+            continue
+        dbs = build_databases(args, name, run, root)
+        spectra, ids = spectra_input(args, name, os.path.join(root, run['spectra']))
+        results[name] = {}
+        for db_name in [d for d in args.dbs.split(',') if d]:
+            db = dbs[db_name]
+            results[name][db_name] = {'db': db, 'engines': {}}
+            for engine in engines:
+                run_dir = os.path.join(args.work, 'runs', name, db_name, engine)
+                inp, inp_ids = tandem_input(args, name, spectra, ids) if engine == 'tandem' \
+                    else (spectra, ids)
+                result, wall = run_engine(args, engine, run_dir, inp,
+                                          settings_for(run, db, args.threads))
+                counted = count_engine(engine, result, inp_ids, db) if result else None
+                results[name][db_name]['engines'][engine] = counted
+                sys.stderr.write(f'{name} {db_name} {engine}: '
+                                 f'{"reused" if wall is None else f"{wall:.1f} s"}\n')
+    print_tables(results, engines, skipped)
+    write_summary(args.work, results)
+    return 0
+
+
+def _cell(c):
+    return f"{c['psms']} / {c['peptides']}" if c else '-'
+
+
+def print_tables(results, engines, skipped):
+    print('## PSMs / peptides at 1% FDR\n')
+    print('E-value through the common top-1 target-decoy script (perf/compare/fdr.py); '
+          'ionflow also by its own q-values (spectrum_q / peptide_q).\n')
+    head = ['run', 'database'] + [f'{e} (E-value)' for e in engines]
+    if 'ionflow' in engines:
+        head.append('ionflow (own q)')
+    head.append('best peer')
+    print('| ' + ' | '.join(head) + ' |')
+    print('|' + '---|' * len(head))
+    for name, per_db in results.items():
+        for db_name, r in per_db.items():
+            e = r['engines']
+            cells = [_cell(e.get(x) and e[x]['evalue']) for x in engines]
+            if 'ionflow' in engines:
+                cells.append(_cell(e.get('ionflow') and e['ionflow']['own_q']))
+            peers = [e[x]['evalue'] for x in ('comet', 'tandem') if e.get(x)]
+            best = max(peers, key=lambda c: (c['psms'], c['peptides'])) if peers else None
+            cells.append(_cell(best))
+            print(f'| {name} | {db_name} | ' + ' | '.join(cells) + ' |')
+    print('\n## Entrapment at 1% FDR (combined estimate N_E(1+1/r)/(N_T+N_E), 95% interval)\n')
+    print('A row fails (FAIL) when the interval lies wholly above 1%.\n')
+    print('| run | database | r | statistic | PSM level | peptide level |')
+    print('|---|---|---|---|---|---|')
+    for name, per_db in results.items():
+        for db_name, r in per_db.items():
+            db = r['db']
+            if not db.has_entrapment:
+                continue
+            rows = []
+            for x in engines:
+                c = r['engines'].get(x)
+                if not c:
+                    continue
+                if x == 'ionflow':
+                    rows.append(('ionflow own q', c['own_q']))
+                rows.append((f'{x} E-value', c['evalue']))
+            for label, c in rows:
+                cells = []
+                for key in ('psm_entrapment', 'peptide_entrapment'):
+                    est = c[key]
+                    cells.append(est.text() + ('' if est.holds() else ' FAIL'))
+                print(f'| {name} | {db_name} | {db.r:.2f} | {label} | ' + ' | '.join(cells) + ' |')
+    print('\nPooled over the runs above (per database; r = the smallest of the runs):\n')
+    print('| database | statistic | PSM level | peptide level |')
+    print('|---|---|---|---|')
+    for db_name in ('own', 'entrap'):
+        labels = [('ionflow own q', 'ionflow', 'own_q')] if 'ionflow' in engines else []
+        labels += [(f'{x} E-value', x, 'evalue') for x in engines]
+        for label, engine, kind in labels:
+            cells = []
+            for key in ('psm_entrapment', 'peptide_entrapment'):
+                ests = [per_db[db_name]['engines'][engine][kind][key]
+                        for per_db in results.values()
+                        if db_name in per_db and per_db[db_name]['db'].has_entrapment
+                        and per_db[db_name]['engines'].get(engine)]
+                if not ests:
+                    break
+                est = entrapment.pooled_estimate(ests)
+                cells.append(est.text() + ('' if est.holds() else ' FAIL'))
+            if cells:
+                print(f'| {db_name} | {label} | ' + ' | '.join(cells) + ' |')
+    for s in skipped:
+        print(f'\n{s}')
+
+
+def write_summary(work, results):
+    def plain(o):
+        if isinstance(o, entrapment.Estimate):
+            return o.__dict__
+        if isinstance(o, Database):
+            return {'path': o.path, 'r': o.r, 'sample_peptides': o.sample_peptides,
+                    'entrapment_peptides': o.entrap_peptides}
+        return str(o)
+    with open(os.path.join(work, 'summary.json'), 'w') as f:
+        json.dump(results, f, indent=1, default=plain)
+    print(f"\nsummary: {os.path.join(work, 'summary.json')}")
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,128 @@
+// Index memory estimate (index_memory.hpp): one digestion pass that counts occurrences and
+// samples form bounds, then the phase arithmetic.
+#include "scoring/index_memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "scoring/digest.hpp"
+#include "scoring/enzyme.hpp"
+#include "scoring/modified_forms.hpp"
+
+namespace ionflow {
+
+IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
+                                          const SearchParameters& params, bool whole_index) {
+  const DatabaseParameters& db = params.database;
+  const Enzyme enzyme(db.enzyme);
+  const DigestOptions options = digest_options_from(db);
+  const ModificationPlacer placer(db.fixed_modifications, db.variable_modifications,
+                                  db.max_variable_modifications);
+  const bool generate = db.decoy_generation != DecoyGeneration::kNone;
+  IndexMemoryEstimate e;
+  e.whole_index = whole_index;
+  std::vector<DigestedPeptide> digested;
+  uint64_t seen = 0, sampled = 0;
+  double sampled_forms = 0;
+  for (const Protein& protein : proteins) {
+    // Generated decoys replace the FASTA's own; each target gets one (peptide or protein
+    // reversal: the same count of occurrences as its target).
+    if (protein.is_decoy && generate) continue;
+    const uint64_t copies = !protein.is_decoy && generate ? 2 : 1;
+    e.proteins += copies;
+    e.residues += copies * protein.sequence.size();
+    digested.clear();
+    digest(protein.sequence, enzyme, options, digested);
+    e.occurrences += copies * digested.size();
+    for (const DigestedPeptide& d : digested) {
+      if (seen++ % kFormSampleStride != 0) continue;
+      ++sampled;
+      sampled_forms += static_cast<double>(
+          placer.form_count_bound(std::string_view(protein.sequence).substr(d.start, d.length)));
+    }
+  }
+  const double forms_per_occurrence = sampled == 0 ? 0.0 : sampled_forms / sampled;
+  e.peptide_forms =
+      static_cast<uint64_t>(forms_per_occurrence * static_cast<double>(e.occurrences));
+  const double occurrences = static_cast<double>(e.occurrences);
+  const double record_bytes = whole_index ? kDigestRecordBytes : kDigestRangeBytes;
+  const double digest = kBaseBytes + static_cast<double>(e.residues) +
+                        occurrences * record_bytes * kDigestPhaseFactor;
+  e.digest_bytes = static_cast<uint64_t>(digest);
+  if (whole_index) {
+    e.index_bytes = static_cast<uint64_t>(
+        kBaseBytes + static_cast<double>(e.residues) + occurrences * kDigestRecordBytes +
+        static_cast<double>(e.peptide_forms) * kIndexBytesPerForm);
+  }
+  return e;
+}
+
+uint64_t max_peptide_forms_within(const IndexMemoryEstimate& estimate, uint64_t budget_bytes) {
+  const double fixed = kBaseBytes + static_cast<double>(estimate.residues) +
+                       static_cast<double>(estimate.occurrences) *
+                           (estimate.whole_index ? kDigestRecordBytes : kDigestRangeBytes);
+  const double left = static_cast<double>(budget_bytes) - fixed;
+  if (left <= kIndexBytesPerForm) return 1;
+  return static_cast<uint64_t>(left / kIndexBytesPerForm);
+}
+
+uint64_t check_index_memory(const IndexMemoryEstimate& estimate, uint64_t budget_bytes,
+                            const SearchParameters& params, const std::string& budget_source,
+                            uint64_t default_max_forms) {
+  if (budget_bytes == 0) return default_max_forms;
+  if (estimate.peak_bytes() > budget_bytes) {
+    throw IndexMemoryExceeded(index_memory_error(estimate, budget_bytes, params, budget_source));
+  }
+  return std::min(default_max_forms, max_peptide_forms_within(estimate, budget_bytes));
+}
+
+std::string memory_size_text(uint64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  char text[32];
+  if (b >= double(1ull << 30)) {
+    std::snprintf(text, sizeof(text), "%.1f GiB", b / double(1ull << 30));
+  } else if (b >= double(1ull << 20)) {
+    std::snprintf(text, sizeof(text), "%.0f MiB", b / double(1ull << 20));
+  } else {
+    std::snprintf(text, sizeof(text), "%.0f KiB", b / 1024.0);
+  }
+  return text;
+}
+
+std::string index_memory_error(const IndexMemoryEstimate& e, uint64_t budget_bytes,
+                               const SearchParameters& params, const std::string& budget_source) {
+  const DatabaseParameters& db = params.database;
+  std::string mods;
+  for (const auto& m : db.variable_modifications) mods += (mods.empty() ? "" : ", ") + m.name;
+  auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  std::string message =
+      "the peptide index would need about " + memory_size_text(e.peak_bytes()) + " (" +
+      std::to_string(e.occurrences) + " digested peptide occurrences" +
+      (e.whole_index ? ", ~" + std::to_string(e.peptide_forms) + " peptide forms" : "") +
+      "), more than the memory budget of " + memory_size_text(budget_bytes) + " (" + budget_source +
+      "); settings: database.enzyme.semi_enzymatic " + flag(db.enzyme.semi_enzymatic) +
+      ", database.enzyme.missed_cleavages " + std::to_string(db.enzyme.missed_cleavages) +
+      ", database.enzyme.min_len " + std::to_string(db.enzyme.min_length) +
+      ", database.enzyme.max_len " + std::to_string(db.enzyme.max_length) +
+      ", database.max_variable_mods " + std::to_string(db.max_variable_modifications) + " with " +
+      std::to_string(db.variable_modifications.size()) + " variable modification(s)" +
+      (mods.empty() ? "" : " (" + mods + ")") +
+      (db.decoy_generation != DecoyGeneration::kNone ? ", decoys generated (x2)" : "") +
+      "; to fit: ";
+  // Semi-enzymatic digestion multiplies the occurrences ~20x; missed cleavages add a factor
+  // each; variable modifications multiply the forms per occurrence.
+  if (db.enzyme.semi_enzymatic) message += "turn semi_enzymatic off, ";
+  if (db.enzyme.semi_enzymatic || db.enzyme.missed_cleavages > 1) {
+    message += "lower missed_cleavages or max_len, ";
+  }
+  const double forms_per_occurrence =
+      e.occurrences == 0 ? 0.0 : static_cast<double>(e.peptide_forms) / e.occurrences;
+  if (e.whole_index && forms_per_occurrence > 1.5) {
+    message += "lower max_variable_mods or remove variable modifications, ";
+  }
+  message += "or raise ";
+  message += budget_source;
+  return message;
+}
+
+}  // namespace ionflow

@@ -1,0 +1,198 @@
+#include "service/spectrum_view.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+#include "io/parse_error.hpp"
+#include "io/spectrum_lookup.hpp"
+#include "scoring/fragment_annotation.hpp"
+#include "scoring/hyperscore.hpp"
+#include "scoring/ion_series.hpp"
+#include "scoring/proforma.hpp"
+#include "scoring/search.hpp"
+
+namespace ionflow {
+
+namespace {
+
+std::string input_path(const JobSpec& spec, const std::string& filename) {
+  for (const auto& path : spec.spectra_paths) {
+    if (path == filename || std::filesystem::path(path).filename().string() == filename) {
+      return path;
+    }
+  }
+  throw SpectrumViewError(404, "filename " + filename + " is not an input of this job");
+}
+
+// The job's modification whose ProForma tag is `tag` (and that may sit at `residue`, '\0' for
+// a terminus), or one made from a mass tag.
+Modification modification_for(const SearchParameters& params, const std::string& tag,
+                              char residue) {
+  const Modification* any = nullptr;
+  for (const auto* list :
+       {&params.database.fixed_modifications, &params.database.variable_modifications}) {
+    for (const Modification& m : *list) {
+      if (proforma_tag(m.unimod_accession, m.mass_delta_da) != tag) continue;
+      if (residue == '\0' || m.residues.empty() || m.residues.find(residue) != std::string::npos) {
+        return m;
+      }
+      any = any ? any : &m;
+    }
+  }
+  if (any) return *any;
+  char* end = nullptr;
+  const double mass = std::strtod(tag.c_str(), &end);
+  if (!tag.empty() && (tag[0] == '+' || tag[0] == '-') && end == tag.c_str() + tag.size()) {
+    Modification m;
+    m.mass_delta_da = mass;
+    return m;
+  }
+  throw SpectrumViewError(422, "ProForma tag [" + tag + "] is none of the job's modifications");
+}
+
+JsonValue peaks_json(const std::vector<double>& mz, const std::vector<double>& intensity) {
+  JsonValue o = JsonValue::object();
+  JsonValue a = JsonValue::array(), b = JsonValue::array();
+  for (double x : mz) a.push_back(x);
+  for (double y : intensity) b.push_back(y);
+  o.set("mz", std::move(a));
+  o.set("intensity", std::move(b));
+  return o;
+}
+
+}  // namespace
+
+JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
+  const std::string path = input_path(spec, psm.filename);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw SpectrumViewError(410, "input file is gone: " + path);
+  std::optional<RawSpectrum> raw;
+  try {
+    raw = find_spectrum(path, psm.scannr);
+  } catch (const std::exception& e) {
+    throw SpectrumViewError(422, e.what());
+  }
+  if (!raw) throw SpectrumViewError(404, psm.filename + " has no MS2 spectrum " + psm.scannr);
+  const SearchParameters& params = spec.search;
+  const PreparedSpectrum prepared = prepare_spectrum(*raw, params);
+  const Query* query = nullptr;
+  for (const Query& q : prepared.queries) {
+    if (q.charge == psm.charge) query = &q;
+  }
+  if (!query) {
+    throw SpectrumViewError(
+        422, "spectrum " + psm.scannr + " was not searched at charge " +
+                 std::to_string(psm.charge) +
+                 (prepared.skip_reason.empty() ? "" : " (" + prepared.skip_reason + ")"));
+  }
+  ParsedProforma peptide;
+  try {
+    peptide = parse_proforma(psm.peptide);
+  } catch (const std::invalid_argument& e) {
+    throw SpectrumViewError(422, e.what());
+  }
+  const int length = static_cast<int>(peptide.sequence.size());
+  std::vector<Modification> modifications;
+  std::vector<PlacedModification> placed;
+  JsonValue mods = JsonValue::array();
+  for (const ProformaTag& t : peptide.tags) {
+    const char residue =
+        t.position >= 0 && t.position < length ? peptide.sequence[t.position] : '\0';
+    modifications.push_back(modification_for(params, t.tag, residue));
+    placed.push_back(
+        {static_cast<int16_t>(t.position), static_cast<uint16_t>(modifications.size() - 1)});
+    JsonValue m = JsonValue::object();
+    m.set("position", t.position);
+    m.set("residue", residue ? std::string(1, residue) : std::string());
+    m.set("tag", t.tag);
+    m.set("name", modifications.back().name);
+    m.set("mass_delta_da", modifications.back().mass_delta_da);
+    mods.push_back(std::move(m));
+  }
+  Peptide view;
+  view.sequence = peptide.sequence;
+  view.modifications = placed;
+  ModifiedResidues residues;
+  modified_residue_masses(view, modifications, residues);
+  const IonTypes types = IonTypes::parse(params.ion_types);
+  const int fragment_charge = fragment_charge_limit(query->charge, params.max_fragment_charge);
+  std::vector<Fragment> fragments;
+  fragment_ions(residues, types, fragment_charge, fragments);
+  // The hyperscore matches the 50 most intense prepared peaks (kHyperscorePeaks); so does this.
+  std::vector<Peak> scored;
+  select_hyperscore_peaks(query->peaks, scored);
+  const std::vector<FragmentMatch> matches =
+      annotate_fragments(scored, fragments, params.fragment_tolerance);
+
+  JsonValue o = JsonValue::object();
+  o.set("psm_id", psm.psm_id);
+  o.set("filename", psm.filename);
+  o.set("scannr", psm.scannr);
+  o.set("scan", raw->scan);
+  o.set("rt_seconds", raw->rt_seconds);
+  o.set("precursor_mz", raw->precursor_mz);
+  o.set("charge", psm.charge);
+  o.set("peptide", psm.peptide);
+  o.set("sequence", peptide.sequence);
+  o.set("modifications", std::move(mods));
+  o.set("ion_types", params.ion_types);
+  o.set("fragment_charge", fragment_charge);
+  JsonValue tol = JsonValue::object();
+  tol.set("unit", params.fragment_tolerance.unit == Tolerance::Unit::kDa ? "da" : "ppm");
+  tol.set("lower", params.fragment_tolerance.lower);
+  tol.set("upper", params.fragment_tolerance.upper);
+  o.set("fragment_tolerance", std::move(tol));
+  double base = 0;
+  for (float y : raw->intensity) base = std::max(base, static_cast<double>(y));
+  std::vector<size_t> order(raw->mz.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return raw->mz[a] < raw->mz[b]; });
+  std::vector<double> mz, intensity;
+  for (size_t i : order) {
+    if (!(raw->intensity[i] > 0)) continue;
+    mz.push_back(raw->mz[i]);
+    intensity.push_back(base > 0 ? 100.0 * raw->intensity[i] / base : 0.0);
+  }
+  o.set("peaks", peaks_json(mz, intensity));
+  mz.clear(), intensity.clear();
+  for (const Peak& p : query->peaks) mz.push_back(p.mz), intensity.push_back(p.intensity);
+  o.set("prepared_peaks", peaks_json(mz, intensity));
+  mz.clear(), intensity.clear();
+  for (const Peak& p : scored) mz.push_back(p.mz), intensity.push_back(p.intensity);
+  o.set("scored_peaks", peaks_json(mz, intensity));
+  JsonValue ions = JsonValue::array();
+  size_t next = 0;
+  for (const Fragment& f : fragments) {
+    JsonValue ion = JsonValue::object();
+    const std::string name = std::string(ion_type_letter(f.type)) + std::to_string(f.ordinal) +
+                             (f.charge > 1 ? std::string(f.charge, '+') : "");
+    ion.set("ion", name);
+    ion.set("type", ion_type_letter(f.type));
+    ion.set("ordinal", static_cast<int>(f.ordinal));
+    ion.set("charge", static_cast<int>(f.charge));
+    ion.set("mz", f.mz);
+    const bool matched = next < matches.size() && matches[next].fragment.mz == f.mz &&
+                         matches[next].fragment.type == f.type &&
+                         matches[next].fragment.ordinal == f.ordinal &&
+                         matches[next].fragment.charge == f.charge;
+    ion.set("matched", matched);
+    if (matched) {
+      const FragmentMatch& m = matches[next++];
+      const Peak& p = scored[m.peak];
+      ion.set("observed_mz", static_cast<double>(p.mz));
+      ion.set("intensity", static_cast<double>(p.intensity));
+      ion.set("error_da", m.error_da);
+      ion.set("error_ppm", m.error_ppm);
+    }
+    ions.push_back(std::move(ion));
+  }
+  o.set("ions", std::move(ions));
+  o.set("matched_peaks", static_cast<uint64_t>(matches.size()));
+  return o;
+}
+
+}  // namespace ionflow

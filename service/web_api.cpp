@@ -1,0 +1,285 @@
+#include "service/web_api.hpp"
+
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+
+#include "service/data_browser.hpp"
+#include "service/http_reply.hpp"
+#include "service/job_message.hpp"
+#include "service/modification_search.hpp"
+#include "service/psm_page.hpp"
+#include "service/result_cache.hpp"
+#include "service/result_plots.hpp"
+#include "service/spectrum_view.hpp"
+#include "service/web_assets.hpp"
+
+namespace ionflow {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// No script, style, image or connection from anywhere but this server; no inline script.
+constexpr const char* kContentSecurityPolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'";
+
+void send_asset(httplib::Response& res, const std::string& name) {
+  const WebAsset* asset = find_web_asset(name);
+  if (!asset) return error(res, 404, "no such page asset: " + name);
+  res.set_header("Content-Security-Policy", kContentSecurityPolicy);
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Cache-Control", name.ends_with(".html") ? "no-cache" : "max-age=300");
+  res.set_content(std::string(asset->body), std::string(asset->content_type).c_str());
+}
+
+std::map<std::string, std::string> single_params(const httplib::Request& req) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : req.params) out[key] = value;
+  return out;
+}
+
+bool valid_upload_name(const std::string& name) {
+  static const std::regex pattern(R"([A-Za-z0-9_][A-Za-z0-9._-]{0,199})");
+  return std::regex_match(name, pattern);
+}
+
+}  // namespace
+
+struct WebApi::Impl {
+  JobStore& store;
+  const Unimod& unimod;
+  Options options;
+  ResultCache cache{2};
+  std::once_flag modifications_once;
+  std::unique_ptr<ModificationSearch> modifications;
+  std::mutex upload_mutex;
+
+  Impl(JobStore& s, const Unimod& u, Options o) : store(s), unimod(u), options(std::move(o)) {}
+
+  // The done job `id`, or an error reply (false).
+  bool done_job(const std::string& id, httplib::Response& res, JobRecord& out) {
+    auto r = store.get(id);
+    if (!r) return error(res, 404, "no such job: " + id), false;
+    if (r->state != JobState::kDone) {
+      return error(res, 409, std::string("job is ") + job_state_name(r->state) + ", not done"),
+             false;
+    }
+    out = std::move(*r);
+    return true;
+  }
+
+  std::string result_path(const JobRecord& r, const std::string& name) const {
+    for (const auto& p : r.result_paths) {
+      const std::string file = fs::path(p).filename().string();
+      if (file == name || file == name + ".zst") return p;
+    }
+    return "";
+  }
+
+  // The done job's results.tsv table, or an error reply (nullptr).
+  std::shared_ptr<const ResultsTable> table(const httplib::Request& req, httplib::Response& res,
+                                            JobRecord* record = nullptr) {
+    JobRecord r;
+    if (!done_job(req.matches[1], res, r)) return nullptr;
+    const std::string path = result_path(r, "results.tsv");
+    if (path.empty()) return error(res, 404, "job has no results.tsv"), nullptr;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return error(res, 410, "result file is gone: " + path), nullptr;
+    auto t = cache.get(path);
+    if (record) *record = std::move(r);
+    return t;
+  }
+
+  void psms(const httplib::Request& req, httplib::Response& res) {
+    auto t = table(req, res);
+    if (!t) return;
+    try {
+      const PsmQuery query = parse_psm_query(single_params(req));
+      reply(res, 200, psm_page_json(*t, query, select_psms(*t, query)));
+    } catch (const PsmQueryError& e) {
+      error(res, 400, e.what(), e.field());
+    }
+  }
+
+  void spectrum(const httplib::Request& req, httplib::Response& res) {
+    if (!req.has_param("psm")) return error(res, 400, "psm: required (results.tsv psm_id)", "psm");
+    JobRecord record;
+    auto t = table(req, res, &record);
+    if (!t) return;
+    const std::string wanted = req.get_param_value("psm");
+    const int id_col = t->column("psm_id");
+    long row = -1;
+    try {
+      size_t used = 0;
+      const long n = std::stol(wanted, &used);
+      if (used == wanted.size() && n >= 1) row = n - 1;
+    } catch (const std::exception&) {
+    }
+    if (row < 0) return error(res, 400, "psm: expected a psm_id (1, 2, ...), got " + wanted, "psm");
+    // psm_id is the 1-based row number; search when a table does not follow that.
+    if (id_col < 0) return error(res, 422, "results.tsv has no psm_id column");
+    if (static_cast<size_t>(row) >= t->rows() || t->cell(row, id_col) != wanted) {
+      row = -1;
+      for (size_t r = 0; r < t->rows() && row < 0; ++r) {
+        if (t->cell(r, id_col) == wanted) row = static_cast<long>(r);
+      }
+    }
+    if (row < 0) return error(res, 404, "no PSM " + wanted + " in results.tsv", "psm");
+    PsmIdentity psm;
+    auto cell = [&](const char* name) {
+      const int c = t->column(name);
+      return c < 0 ? std::string() : std::string(t->cell(row, c));
+    };
+    psm.psm_id = wanted;
+    psm.filename = cell("filename");
+    psm.scannr = cell("scannr");
+    psm.peptide = cell("peptide");
+    psm.charge = std::atoi(cell("charge").c_str());
+    try {
+      JobMessageOptions opts;
+      opts.check_inputs = false;
+      opts.data_roots = options.data_roots;
+      opts.forced_output_directory = fs::path(result_path(record, "results.tsv")).parent_path();
+      const ParsedJob job = parse_job_message(record.effective_json, unimod, opts);
+      reply(res, 200, spectrum_view_json(job.spec, psm));
+    } catch (const SpectrumViewError& e) {
+      error(res, e.status(), e.what());
+    } catch (const JobMessageError& e) {
+      error(res, 422, std::string("the job's parameters no longer parse: ") + e.what());
+    }
+  }
+
+  void result_file(const httplib::Request& req, httplib::Response& res) {
+    JobRecord r;
+    if (!done_job(req.matches[1], res, r)) return;
+    const std::string name = req.matches[2];
+    std::string path;
+    for (const auto& p : r.result_paths) {
+      if (fs::path(p).filename().string() == name) path = p;
+    }
+    if (path.empty()) return error(res, 404, "job has no result file " + name);
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    if (ec) return error(res, 410, "result file is gone: " + path);
+    const std::string type = name.ends_with(".zst")    ? "application/zstd"
+                             : name.ends_with(".json") ? "application/json"
+                             : name.ends_with(".tsv") || name.ends_with(".pin")
+                                 ? "text/tab-separated-values"
+                                 : "application/xml";
+    send_file(res, path, size, type, name);
+  }
+
+  void upload(const httplib::Request& req, httplib::Response& res) {
+    if (options.uploads_directory.empty()) return error(res, 403, "uploads are not enabled");
+    const std::string name = req.matches[1];
+    if (!valid_upload_name(name)) {
+      return error(res, 400,
+                   "name: letters, digits, '.', '_' and '-' only, not starting with '.', at most "
+                   "200 characters: " +
+                       name,
+                   "name");
+    }
+    uint64_t offset = 0;
+    if (req.has_param("offset")) {
+      const std::string text = req.get_param_value("offset");
+      char* end = nullptr;
+      offset = std::strtoull(text.c_str(), &end, 10);
+      if (text.empty() || end != text.c_str() + text.size()) {
+        return error(res, 400, "offset: expected a byte offset, got " + text, "offset");
+      }
+    }
+    std::lock_guard<std::mutex> lock(upload_mutex);
+    std::error_code ec;
+    fs::create_directories(options.uploads_directory, ec);
+    const fs::path path = fs::path(options.uploads_directory) / name;
+    const uint64_t have = fs::exists(path, ec) ? fs::file_size(path, ec) : 0;
+    if (offset != 0 && offset != have) {
+      JsonValue body = JsonValue::object();
+      body.set("error", "offset " + std::to_string(offset) + " is not the end of the upload (" +
+                            std::to_string(have) + " bytes)");
+      body.set("field", "offset");
+      body.set("bytes", have);
+      return reply(res, 409, body);
+    }
+    std::ofstream out(
+        path, offset == 0 ? std::ios::binary | std::ios::trunc : std::ios::binary | std::ios::app);
+    out.write(req.body.data(), static_cast<std::streamsize>(req.body.size()));
+    out.close();
+    if (!out) return error(res, 507, "cannot write " + path.string());
+    JsonValue body = JsonValue::object();
+    body.set("path", path.string());
+    body.set("bytes", static_cast<uint64_t>(offset + req.body.size()));
+    reply(res, 200, body);
+  }
+
+  const ModificationSearch& modification_search() {
+    std::call_once(modifications_once,
+                   [this] { modifications = std::make_unique<ModificationSearch>(unimod); });
+    return *modifications;
+  }
+};
+
+WebApi::WebApi(JobStore& store, const Unimod& unimod, Options options)
+    : impl_(std::make_unique<Impl>(store, unimod, std::move(options))) {}
+WebApi::~WebApi() = default;
+
+bool WebApi::is_page_path(const std::string& path) {
+  static const std::regex pages(R"(/|/jobs/[A-Za-z0-9_-]+|/static/[A-Za-z0-9._-]+)");
+  return std::regex_match(path, pages);
+}
+
+void WebApi::register_routes(httplib::Server& server) {
+  Impl* self = impl_.get();
+  server.Get(
+      "/", [](const httplib::Request&, httplib::Response& res) { send_asset(res, "index.html"); });
+  server.Get(R"(/jobs/([A-Za-z0-9_-]+))",
+             [](const httplib::Request&, httplib::Response& res) { send_asset(res, "job.html"); });
+  server.Get(
+      R"(/static/([A-Za-z0-9._-]+))",
+      [](const httplib::Request& req, httplib::Response& res) { send_asset(res, req.matches[1]); });
+  server.Get(R"(/v1/jobs/([A-Za-z0-9_-]+)/psms)",
+             [self](const httplib::Request& req, httplib::Response& res) { self->psms(req, res); });
+  server.Get(R"(/v1/jobs/([A-Za-z0-9_-]+)/plots)",
+             [self](const httplib::Request& req, httplib::Response& res) {
+               if (auto t = self->table(req, res)) reply(res, 200, result_plots_json(*t));
+             });
+  server.Get(
+      R"(/v1/jobs/([A-Za-z0-9_-]+)/spectrum)",
+      [self](const httplib::Request& req, httplib::Response& res) { self->spectrum(req, res); });
+  server.Get(
+      R"(/v1/jobs/([A-Za-z0-9_-]+)/files/([A-Za-z0-9._-]+))",
+      [self](const httplib::Request& req, httplib::Response& res) { self->result_file(req, res); });
+  server.Get("/v1/files", [self](const httplib::Request& req, httplib::Response& res) {
+    try {
+      reply(res, 200, list_data_directory(self->options.data_roots, req.get_param_value("path")));
+    } catch (const DataBrowserError& e) {
+      error(res, e.status(), e.what(), "path");
+    }
+  });
+  server.Get("/v1/modifications", [self](const httplib::Request& req, httplib::Response& res) {
+    size_t limit = 20;
+    if (req.has_param("limit")) {
+      const int n = std::atoi(req.get_param_value("limit").c_str());
+      if (n < 1 || n > 200) {
+        return error(
+            res, 400,
+            "limit: expected an integer from 1 to 200, got " + req.get_param_value("limit"),
+            "limit");
+      }
+      limit = static_cast<size_t>(n);
+    }
+    reply(res, 200, self->modification_search().search_json(req.get_param_value("q"), limit));
+  });
+  server.Put(R"(/v1/uploads/([^/]+))", [self](const httplib::Request& req, httplib::Response& res) {
+    self->upload(req, res);
+  });
+}
+
+}  // namespace ionflow

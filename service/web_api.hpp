@@ -1,0 +1,58 @@
+// WebApi: the service's web page and the small JSON endpoints it draws from, registered on the
+// HttpApi's server (same port; no other server, no request to another host).
+//
+//   GET /                              the jobs page (service/web/index.html)
+//   GET /jobs/{id}                     one job's page (service/web/job.html)
+//   GET /static/{name}                 the page's scripts and styles, and Chart.js
+//   GET /v1/jobs/{id}/psms?...         one page of the job's PSMs, filtered and sorted
+//                                      (service/psm_page.hpp)
+//   GET /v1/jobs/{id}/plots            the job page's plot data (service/result_plots.hpp)
+//   GET /v1/jobs/{id}/spectrum?psm=N   PSM N (results.tsv psm_id) as a spectrum view
+//                                      (service/spectrum_view.hpp)
+//   GET /v1/jobs/{id}/files/{name}     any result file of a done job (results.mzid, ...)
+//   GET /v1/files[?path=DIR]           the data roots' directories (service/data_browser.hpp)
+//   GET /v1/modifications?q=T&limit=N  Unimod names for T (service/modification_search.hpp)
+//   PUT /v1/uploads/{name}?offset=N    appends the body to DATA_DIR/uploads/{name} at byte N
+//                                      (a file is sent in pieces within --max-body-bytes;
+//                                      offset 0 starts it anew) -> {"path", "bytes"}
+// Pages carry a Content-Security-Policy of default-src 'self' (no inline script, no other
+// host). They need no API token themselves (they hold no data); every /v1 endpoint does when
+// the server has one (the page asks for it once and sends it as the bearer token).
+// Thread-safety: handlers run on httplib's pool; the result cache is locked.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scoring/unimod.hpp"
+#include "service/job_store.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace ionflow {
+
+class WebApi {
+ public:
+  struct Options {
+    std::vector<std::string> data_roots;
+    std::string uploads_directory;  // "" = uploads refused (403)
+  };
+  WebApi(JobStore& store, const Unimod& unimod, Options options);
+  ~WebApi();
+  WebApi(const WebApi&) = delete;
+  WebApi& operator=(const WebApi&) = delete;
+
+  void register_routes(httplib::Server& server);
+
+  // Whether `path` is a page or asset (served without the API token).
+  static bool is_page_path(const std::string& path);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ionflow

@@ -1,0 +1,267 @@
+// mzXML reader: the real excerpt tests/data/BSA1_identified_excerpt.mzXML (OpenMS 2.6
+// FileConverter from BSA1_identified_excerpt.mzML: mzXML 3.1, 32-bit network order, no
+// compression, MS2 scans nested in no MS1 scan) gives the same spectra as the mzML it was made
+// from; the same peaks re-encoded as 64-bit, zlib-compressed, mzXML 2.x pairOrder and a 1.x
+// <msRun> root read the same; xs:duration; bad data skipped with the shared reasons.
+#include "io/mzxml_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstring>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "io/base64.hpp"
+#include "io/peak_checks.hpp"
+#include "io/spectrum_reader.hpp"
+#include "io_test_support.hpp"
+
+namespace ionflow {
+namespace {
+
+using io_testing::read_file;
+
+const std::string kMzxml = IONFLOW_TEST_DATA_DIR "/BSA1_identified_excerpt.mzXML";
+const std::string kMzml = IONFLOW_TEST_DATA_DIR "/BSA1_identified_excerpt.mzML";
+
+std::vector<RawSpectrum> read_all(const std::string& text, size_t block,
+                                  ReadStats* stats = nullptr) {
+  io_testing::PeakListRead r = io_testing::read_peak_list(text, "excerpt.mzXML", block, 3);
+  if (stats != nullptr) *stats = r.stats;
+  return std::move(r.spectra);
+}
+
+TEST(MzxmlReader, DetectedByItsRootElement) {
+  const std::string text = read_file(kMzxml);
+  EXPECT_EQ(detect_peak_list_format(text.substr(0, 512)), PeakListFormat::kMzXML);
+  EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?>\n<!-- c -->\n<msRun scanCount=\"1\">"),
+            PeakListFormat::kMzXML);
+  EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?><x:mzXML xmlns:x=\"u\">"),
+            PeakListFormat::kMzXML);
+  EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?>\n<indexedmzML "),
+            PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("<mzML>"), PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?><"), PeakListFormat::kMzML);
+}
+
+TEST(MzxmlReader, GivesTheSpectraOfTheMzmlItWasMadeFrom) {
+  const std::string mzml = read_file(kMzml);
+  auto mzml_reader = make_spectrum_reader(PeakListFormat::kMzML, "excerpt.mzML", 3);
+  std::vector<RawSpectrum> expected;
+  mzml_reader->feed(mzml, expected);
+  mzml_reader->finish(expected);
+  ASSERT_EQ(expected.size(), 15u);
+
+  const std::string text = read_file(kMzxml);
+  for (size_t block : {size_t{1} << 20, size_t{7}, size_t{4096}}) {
+    ReadStats stats;
+    const std::vector<RawSpectrum> got = read_all(text, block, &stats);
+    ASSERT_EQ(got.size(), 15u) << "block " << block;
+    EXPECT_EQ(stats.spectra_seen, 15u);
+    EXPECT_TRUE(stats.skipped.empty());
+    EXPECT_TRUE(stats.problems.empty());
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].native_id, "scan=" + std::to_string(i + 1));  // FileConverter renumbers
+      EXPECT_EQ(got[i].scan, static_cast<int64_t>(i + 1));
+      EXPECT_EQ(got[i].file_index, 3u);
+      EXPECT_EQ(got[i].spectrum_index, i);
+      EXPECT_NEAR(got[i].rt_seconds, expected[i].rt_seconds, 1e-9);
+      EXPECT_DOUBLE_EQ(got[i].precursor_mz, expected[i].precursor_mz);
+      EXPECT_EQ(got[i].precursor_charges, expected[i].precursor_charges);
+      EXPECT_EQ(got[i].activation, "CID");
+      EXPECT_EQ(got[i].mz, expected[i].mz) << i;
+      EXPECT_EQ(got[i].intensity, expected[i].intensity) << i;
+    }
+  }
+  // Known values of the first scan: BSA1 spectrum=2458, 358.1747 m/z 3+, rt 1554.49 s.
+  const std::vector<RawSpectrum> got = read_all(text, 1 << 20);
+  EXPECT_NEAR(got[0].precursor_mz, 358.174682617188, 1e-9);
+  EXPECT_EQ(got[0].precursor_charges, std::vector<int>{3});
+  EXPECT_NEAR(got[0].rt_seconds, 1554.4921875, 1e-6);
+}
+
+// Re-encodes every <peaks> of `text` with `precision` bits, zlib-compressed or not, and the
+// attributes spelled as in `style` ("3" = contentType/compressionType, "2" = pairOrder only).
+std::string reencode(const std::string& text, int precision, bool zlib, int style) {
+  static const std::regex peaks("<peaks [^>]*>([^<]*)</peaks>");
+  std::string out;
+  auto begin = text.cbegin();
+  for (std::sregex_iterator it(text.begin(), text.end(), peaks), end; it != end; ++it) {
+    out.append(begin, text.cbegin() + it->position(0));
+    begin = text.cbegin() + it->position(0) + it->length(0);
+    std::string bytes;
+    EXPECT_TRUE(base64_decode((*it)[1].str(), bytes));
+    std::string encoded;
+    for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+      uint32_t word = 0;
+      for (int b = 0; b < 4; ++b) word = (word << 8) | static_cast<unsigned char>(bytes[i + b]);
+      float f;
+      std::memcpy(&f, &word, 4);
+      if (precision == 64) {
+        const double d = f;
+        uint64_t w;
+        std::memcpy(&w, &d, 8);
+        for (int b = 7; b >= 0; --b) encoded += static_cast<char>((w >> (8 * b)) & 0xff);
+      } else {
+        for (int b = 3; b >= 0; --b) encoded += static_cast<char>((word >> (8 * b)) & 0xff);
+      }
+    }
+    std::string attributes =
+        " precision=\"" + std::to_string(precision) + "\" byteOrder=\"network\"";
+    if (zlib) {
+      uLongf n = compressBound(encoded.size());
+      std::string packed(n, '\0');
+      EXPECT_EQ(compress(reinterpret_cast<Bytef*>(packed.data()), &n,
+                         reinterpret_cast<const Bytef*>(encoded.data()), encoded.size()),
+                Z_OK);
+      packed.resize(n);
+      attributes += " compressionType=\"zlib\" compressedLen=\"" + std::to_string(n) + "\"";
+      encoded = packed;
+    }
+    attributes += style == 3 ? " contentType=\"m/z-int\"" : " pairOrder=\"m/z-int\"";
+    out += "<peaks" + attributes + ">" + base64_encode(encoded) + "</peaks>";
+  }
+  out.append(begin, text.cend());
+  return out;
+}
+
+TEST(MzxmlReader, ReadsEveryPrecisionCompressionAndSchemaRevision) {
+  const std::string text = read_file(kMzxml);
+  const std::vector<RawSpectrum> reference = read_all(text, 1 << 20);
+  ASSERT_EQ(reference.size(), 15u);
+  struct Variant {
+    int precision;
+    bool zlib;
+    int style;
+  };
+  for (const Variant v :
+       {Variant{64, false, 3}, Variant{32, true, 3}, Variant{64, true, 3}, Variant{32, false, 2}}) {
+    const std::string changed = reencode(text, v.precision, v.zlib, v.style);
+    ASSERT_NE(changed, text);
+    const std::vector<RawSpectrum> got = read_all(changed, 5000);
+    ASSERT_EQ(got.size(), 15u) << v.precision << " " << v.zlib;
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].mz, reference[i].mz) << v.precision << " " << v.zlib << " " << i;
+      EXPECT_EQ(got[i].intensity, reference[i].intensity);
+    }
+  }
+  // mzXML 1.x: <msRun> is the root.
+  std::string old = text;
+  old.erase(0, old.find("<msRun"));
+  old.erase(old.find("</msRun>") + 8);
+  old = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + old;
+  EXPECT_EQ(detect_peak_list_format(old), PeakListFormat::kMzXML);
+  const std::vector<RawSpectrum> got = read_all(old, 1 << 20);
+  ASSERT_EQ(got.size(), 15u);
+  EXPECT_EQ(got[14].mz, reference[14].mz);
+}
+
+const char* kScan =
+    "<scan num=\"%NUM%\" msLevel=\"2\" peaksCount=\"2\" retentionTime=\"PT60S\">"
+    "<precursorMz precursorCharge=\"%Z%\">500.25</precursorMz>"
+    "<peaks precision=\"32\" byteOrder=\"network\" contentType=\"m/z-int\">"
+    "Q0iAAEEgAABDlgAAQiAAAA==</peaks></scan>";  // (200.5, 10), (300, 40)
+
+std::string scan(int num, const std::string& charge) {
+  std::string s = kScan;
+  s.replace(s.find("%NUM%"), 5, std::to_string(num));
+  s.replace(s.find("%Z%"), 3, charge);
+  return s;
+}
+
+std::string document(const std::string& scans) {
+  return "<?xml version=\"1.0\"?>\n<mzXML><msRun>\n" + scans + "\n</msRun></mzXML>\n";
+}
+
+TEST(MzxmlReader, DecodesAHandWrittenScanAndNestedScansInFileOrder) {
+  ReadStats stats;
+  const std::string ms1 =
+      "<scan num=\"1\" msLevel=\"1\" peaksCount=\"0\"><peaks precision=\"32\" "
+      "byteOrder=\"network\" contentType=\"m/z-int\"></peaks>" +
+      scan(2, "2") + scan(3, "3") + "</scan>";
+  const auto got = read_all(document(ms1 + scan(4, "0")), 3, &stats);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].native_id, "scan=2");
+  EXPECT_EQ(got[1].native_id, "scan=3");
+  EXPECT_EQ(got[2].native_id, "scan=4");
+  EXPECT_EQ(got[0].mz, (std::vector<double>{200.5, 300.0}));
+  EXPECT_EQ(got[0].intensity, (std::vector<float>{10.0f, 40.0f}));
+  EXPECT_DOUBLE_EQ(got[0].rt_seconds, 60.0);
+  EXPECT_EQ(got[1].precursor_charges, std::vector<int>{3});
+  EXPECT_TRUE(got[2].precursor_charges.empty());  // charge 0: unknown
+  EXPECT_EQ(stats.spectra_seen, 4u);
+  EXPECT_EQ(stats.skipped.at("MS level 1"), 1u);
+}
+
+TEST(MzxmlReader, BadChargesAndValuesAreSkippedWithTheSharedReasons) {
+  ReadStats stats;
+  const auto got = read_all(
+      document(scan(1, "-2") + scan(2, "2.5") + scan(3, "abc") + scan(4, "2")), 1 << 20, &stats);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].scan, 4);
+  EXPECT_EQ(stats.skipped.at(kSkipNegativeCharge), 1u);
+  EXPECT_EQ(stats.skipped.at(kSkipBadCharge), 2u);
+  EXPECT_EQ(stats.first_skipped_at.at(kSkipBadCharge), "line 3");  // the scans' line
+}
+
+TEST(MzxmlReader, ATruncatedFileKeepsItsScansAndSaysSo) {
+  const std::string text = read_file(kMzxml);
+  // Cut inside the 15th scan's peaks.
+  const size_t last = text.rfind("<peaks");
+  ReadStats stats;
+  const auto got = read_all(text.substr(0, last + 100), 4096, &stats);
+  EXPECT_EQ(got.size(), 14u);
+  EXPECT_EQ(stats.spectra_seen, 15u);
+  EXPECT_EQ(stats.skipped.at(kSkipTruncated), 1u);
+  EXPECT_EQ(stats.problems.at(kFileEndsEarly), 1u);
+  EXPECT_EQ(read_problem_warnings("x.mzXML", stats),
+            std::vector<std::string>{"x.mzXML: 1 file ends early (truncated?) (first at " +
+                                     stats.first_skipped_at.at(kSkipTruncated) + ")"});
+}
+
+TEST(MzxmlReader, MalformedXmlNamesTheOpenScan) {
+  try {
+    read_all(document(scan(1, "2") + "<scan num=\"7\" msLevel=\"2\">\n</msRun>"), 1 << 20);
+    FAIL() << "no ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.file(), "excerpt.mzXML");
+    EXPECT_NE(std::string(e.what()).find("mismatched tag; the open <scan num=\"7\"> starts at "
+                                         "line 3"),
+              std::string::npos)
+        << e.what();
+  }
+  auto reader = make_mzxml_reader("wrong.mzXML", 0);
+  std::vector<RawSpectrum> out;
+  try {
+    reader->feed("<?xml version=\"1.0\"?><mzML></mzML>", out);
+    reader->finish(out);
+    FAIL() << "no ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("root element <mzML> is not <mzXML> or <msRun>"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(MzxmlReader, XsDurations) {
+  double s = 0.0;
+  EXPECT_TRUE(parse_xs_duration_seconds("PT1503.96166992188S", s));
+  EXPECT_DOUBLE_EQ(s, 1503.96166992188);
+  EXPECT_TRUE(parse_xs_duration_seconds("PT25M3.5S", s));
+  EXPECT_DOUBLE_EQ(s, 1503.5);
+  EXPECT_TRUE(parse_xs_duration_seconds("P1DT2H", s));
+  EXPECT_DOUBLE_EQ(s, 93600.0);
+  EXPECT_TRUE(parse_xs_duration_seconds("-PT1M", s));
+  EXPECT_DOUBLE_EQ(s, -60.0);
+  EXPECT_FALSE(parse_xs_duration_seconds("P1Y", s));
+  EXPECT_FALSE(parse_xs_duration_seconds("P1M", s));  // a month
+  EXPECT_FALSE(parse_xs_duration_seconds("PT", s));
+  EXPECT_FALSE(parse_xs_duration_seconds("1503.9", s));
+  EXPECT_FALSE(parse_xs_duration_seconds("PT12", s));
+  EXPECT_FALSE(parse_xs_duration_seconds("PTxS", s));
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -1,0 +1,126 @@
+// estimate_index_memory (scoring/index_memory.hpp): the occurrence count equals the builder's
+// own (DigestedDatabase::occurrences) for enzymatic and semi-enzymatic digestion with generated
+// decoys; the form estimate bounds the built index from above, within 1.5x on E. coli; the byte
+// arithmetic follows the documented constants; the error names the settings.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "scoring/index_memory.hpp"
+#include "scoring_test_support.hpp"
+
+namespace ionflow {
+namespace {
+
+using scoring_test::ecoli_parameters;
+using scoring_test::read_file;
+
+std::vector<Protein> ecoli_proteins() {
+  const std::string path = std::string(IONFLOW_EXAMPLES_DIR) +
+                           "/TOPPAS/data/Identification/target_decoy_Ecoli_K12_TaxID_83333."
+                           "proteomes.fasta";
+  FastaOptions options{"rev_", false};
+  return parse_fasta(read_file(path), path, options);
+}
+
+TEST(IndexMemory, OccurrencesEqualTheBuildersCountEnzymaticAndSemi) {
+  const std::vector<Protein> proteins = ecoli_proteins();
+  ASSERT_GT(proteins.size(), 1000u);
+  for (bool semi : {false, true}) {
+    SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+    params.database.decoy_generation = DecoyGeneration::kReversePeptide;  // FASTA decoys replaced
+    params.database.enzyme.semi_enzymatic = semi;
+    params.database.enzyme.missed_cleavages = 2;
+    const IndexMemoryEstimate e = estimate_index_memory(proteins, params, true);
+    DigestedDatabase digested = digest_database(proteins, params, nullptr, {}, false);
+    EXPECT_EQ(e.occurrences, digested.occurrences()) << "semi " << semi;
+  }
+}
+
+TEST(IndexMemory, FormEstimateBoundsTheBuiltIndexWithinOneAndAHalf) {
+  const std::vector<Protein> proteins = ecoli_proteins();
+  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  params.database.peptide_min_mass_da = 0;
+  params.database.peptide_max_mass_da = 1e6;  // the estimate ignores mass bounds
+  const IndexMemoryEstimate e = estimate_index_memory(proteins, params, true);
+  PeptideIndexLimits limits;
+  limits.threads = 2;
+  const auto index = build_peptide_index(proteins, params, nullptr, limits);
+  EXPECT_GE(static_cast<double>(e.peptide_forms), 0.95 * static_cast<double>(index->size()));
+  EXPECT_LE(static_cast<double>(e.peptide_forms), 1.5 * static_cast<double>(index->size()));
+}
+
+// One protein of three tryptic peptides: PEPTIDEK, SAMPLER, GLYCINEK (23 residues).
+Protein three_peptide_protein() {
+  Protein p;
+  p.accession = "P";
+  p.sequence = "PEPTIDEKSAMPLERGLYCINEK";
+  return p;
+}
+
+TEST(IndexMemory, BytesFollowTheDocumentedConstants) {
+  const Protein p = three_peptide_protein();
+  SearchParameters params;
+  params.database.decoy_generation = DecoyGeneration::kNone;
+  params.database.clip_n_terminal_methionine = false;
+  params.database.enzyme.missed_cleavages = 1;
+  // PEPTIDEK, SAMPLER, GLYCINEK, PEPTIDEKSAMPLER, SAMPLERGLYCINEK: 5 occurrences, no mods.
+  const IndexMemoryEstimate whole = estimate_index_memory({p}, params, true);
+  EXPECT_EQ(whole.occurrences, 5u);
+  EXPECT_EQ(whole.peptide_forms, 5u);
+  EXPECT_EQ(whole.residues, 23u);
+  EXPECT_EQ(whole.digest_bytes, static_cast<uint64_t>(kBaseBytes + 23 + 5 * 24 * 2));
+  EXPECT_EQ(whole.index_bytes, static_cast<uint64_t>(kBaseBytes + 23 + 5 * 24 + 5 * 80.0));
+  const IndexMemoryEstimate selected = estimate_index_memory({p}, params, false);
+  EXPECT_EQ(selected.digest_bytes, static_cast<uint64_t>(kBaseBytes + 23 + 5 * 8 * 2));
+  EXPECT_EQ(selected.index_bytes, 0u);
+}
+
+TEST(IndexMemory, ErrorNamesTheEstimateTheBudgetAndTheSettings) {
+  const std::vector<Protein> proteins = ecoli_proteins();
+  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  params.database.enzyme.semi_enzymatic = true;
+  params.database.enzyme.missed_cleavages = 3;
+  const IndexMemoryEstimate e = estimate_index_memory(proteins, params, true);
+  const std::string message = index_memory_error(e, 100ull << 20, params, "--max-memory");
+  const std::string expected_start =
+      "the peptide index would need about " + memory_size_text(e.peak_bytes()) + " (" +
+      std::to_string(e.occurrences) + " digested peptide occurrences";
+  EXPECT_EQ(message.rfind(expected_start, 0), 0u) << message;
+  EXPECT_NE(message.find("more than the memory budget of 100 MiB (--max-memory); settings: "
+                         "database.enzyme.semi_enzymatic true, "
+                         "database.enzyme.missed_cleavages 3, database.enzyme.min_len 5, "
+                         "database.enzyme.max_len 50, database.max_variable_mods 2 with 1 "
+                         "variable modification(s) (Oxidation); to fit: turn semi_enzymatic off, "
+                         "lower missed_cleavages or max_len, lower max_variable_mods or remove "
+                         "variable modifications, or raise --max-memory"),
+            std::string::npos)
+      << message;
+  EXPECT_GT(max_peptide_forms_within(e, 8ull << 30), 1u);
+  EXPECT_EQ(max_peptide_forms_within(e, 1 << 20), 1u);
+}
+
+TEST(IndexMemory, CheckRefusesAboveTheBudgetAndCapsTheFormsBelowIt) {
+  const Protein p = three_peptide_protein();
+  SearchParameters params;
+  params.database.decoy_generation = DecoyGeneration::kNone;
+  const IndexMemoryEstimate e = estimate_index_memory({p}, params, true);
+  EXPECT_EQ(check_index_memory(e, 0, params, "--max-memory", 100), 100u);  // no budget
+  EXPECT_EQ(check_index_memory(e, 1ull << 40, params, "--max-memory", 100), 100u);
+  // What is left above the fixed part, at kIndexBytesPerForm (80) bytes per form.
+  const uint64_t fixed = static_cast<uint64_t>(kBaseBytes) + 23 + 5 * 24;
+  EXPECT_EQ(check_index_memory(e, e.peak_bytes() + (1 << 20), params, "x", 1'000'000),
+            static_cast<uint64_t>((e.peak_bytes() + (1 << 20) - fixed) / 80.0));
+  try {
+    check_index_memory(e, 1 << 20, params, "--max-memory", 100);
+    FAIL() << "no IndexMemoryExceeded";
+  } catch (const IndexMemoryExceeded& x) {
+    EXPECT_NE(std::string(x.what()).find("more than the memory budget of 1 MiB (--max-memory)"),
+              std::string::npos)
+        << x.what();
+  }
+}
+
+}  // namespace
+}  // namespace ionflow

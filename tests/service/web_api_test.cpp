@@ -1,0 +1,236 @@
+// The web page's endpoints over real HTTP on loopback, on a real job: the demo search of the
+// committed BSA1 excerpt (15 MS2 spectra, 12 BSA PSMs at q = 0; tests/e2e/excerpt_search_test).
+// Exact values: the PSM page's filters find the 12, the plots count them, and the spectrum view
+// of every PSM matches as many fragments as results.tsv's matched_peaks.
+#include "service/web_api.hpp"
+
+#include "in_process_api.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <httplib.h>
+
+#include "io/results_table.hpp"
+
+namespace ionflow {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+const std::string kData = IONFLOW_TEST_DATA_DIR;
+
+std::string excerpt_job() {
+  return R"({"database": {"fasta": ")" + kData + R"(/bsa_target_decoy_excerpt.fasta",
+             "generate_decoys": false, "decoy_tag": "_rev", "max_variable_mods": 2},
+             "decoy_tag_position": "suffix", "enzyme": "trypsin", "isotope_errors": [0, 1],
+             "mzml_paths": [")" + kData + R"j(/BSA1_identified_excerpt.mzML"],
+             "fixed_modifications": ["Carbamidomethyl (C)"],
+             "variable_modifications": ["Oxidation (M)"],
+             "output_formats": ["tsv", "pin"]})j";
+}
+
+class WebApiTest : public InProcessApiTest {
+ protected:
+  JsonValue get(const std::string& path, int expected_status = 200) {
+    auto res = client_->Get(path);
+    EXPECT_TRUE(res) << path;
+    if (!res) return {};
+    EXPECT_EQ(res->status, expected_status) << path << ": " << res->body;
+    return parse_json(res->body);
+  }
+  // Submits the excerpt job, runs it and returns its id once done.
+  std::string run_excerpt_job() {
+    scheduler_->start();
+    auto res = client_->Post("/v1/jobs", excerpt_job(), "application/json");
+    EXPECT_TRUE(res && res->status == 201) << (res ? res->body : "no answer");
+    const std::string id = parse_json(res->body).find("id")->as_string();
+    for (int i = 0; i < 600; ++i) {
+      const std::string state = get("/v1/jobs/" + id).find("state")->as_string();
+      if (state == "done") return id;
+      EXPECT_TRUE(state == "queued" || state == "running") << state;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ADD_FAILURE() << "job " << id << " not done after 60 s";
+    return id;
+  }
+  std::string results_tsv(const std::string& id) {
+    return (dir_ / "jobs" / id / "results.tsv").string();
+  }
+};
+
+TEST_F(WebApiTest, PsmPagesPlotsAndSpectraOfARealJob) {
+  start_api({});
+  const std::string id = run_excerpt_job();
+  const ResultsTable tsv = ResultsTable::read(results_tsv(id));
+  ASSERT_EQ(tsv.rows(), 12u);
+
+  // The filters of the job page's table: targets, rank 1, q <= 0.01 -> the 12 PSMs.
+  JsonValue page = get("/v1/jobs/" + id + "/psms?max_q=0.01&label=target&rank=1&limit=5");
+  EXPECT_EQ(page.find("total")->as_integer(), 12);
+  EXPECT_EQ(page.find("matched")->as_integer(), 12);
+  EXPECT_EQ(page.find("rows")->as_array().size(), 5u);
+  // Sorted by hyperscore, descending: the top PSM is HLVDEPQNLIK (excerpt_search_test).
+  page = get("/v1/jobs/" + id + "/psms?sort=hyperscore&order=desc&limit=1");
+  const auto& columns = page.find("columns")->as_array();
+  const auto peptide_col = static_cast<size_t>(
+      std::find(columns.begin(), columns.end(), JsonValue("peptide")) - columns.begin());
+  EXPECT_EQ(page.find("rows")->as_array()[0].as_array()[peptide_col].as_string(), "HLVDEPQNLIK");
+  // The text filter finds peptides (case-insensitive) and nothing for decoys here.
+  EXPECT_EQ(get("/v1/jobs/" + id + "/psms?filter=hlvdep").find("matched")->as_integer(), 1);
+  EXPECT_EQ(get("/v1/jobs/" + id + "/psms?label=decoy").find("matched")->as_integer(), 0);
+  JsonValue bad = get("/v1/jobs/" + id + "/psms?sort=hyperscor", 400);
+  EXPECT_EQ(bad.find("error")->as_string(),
+            "sort: no column \"hyperscor\"; did you mean \"hyperscore\"?");
+  EXPECT_EQ(bad.find("field")->as_string(), "sort");
+
+  // Plots: 12 accepted PSMs, the q curve reaches 12 at q = 0, all targets in the score plot.
+  JsonValue plots = get("/v1/jobs/" + id + "/plots");
+  EXPECT_EQ(plots.find("accepted_psms")->as_integer(), 12);
+  EXPECT_EQ(plots.find("q_curve")->find("accepted")->as_array()[0].as_integer(), 12);
+  int64_t targets = 0;
+  for (const auto& n : plots.find("score")->find("target")->as_array()) targets += n.as_integer();
+  EXPECT_EQ(targets, 12);
+  EXPECT_EQ(plots.find("ppm_vs_rt")->find("ppm")->as_array().size(), 12u);
+
+  // The spectrum view of every PSM labels results.tsv's matched_peaks fragments.
+  for (size_t r = 0; r < tsv.rows(); ++r) {
+    const std::string psm(tsv.cell(r, tsv.column("psm_id")));
+    JsonValue view = get("/v1/jobs/" + id + "/spectrum?psm=" + psm);
+    EXPECT_EQ(std::to_string(view.find("matched_peaks")->as_integer()),
+              tsv.cell(r, tsv.column("matched_peaks")))
+        << tsv.cell(r, tsv.column("peptide"));
+    EXPECT_EQ(view.find("peptide")->as_string(), tsv.cell(r, tsv.column("peptide")));
+    EXPECT_EQ(view.find("scannr")->as_string(), tsv.cell(r, tsv.column("scannr")));
+    int64_t labelled = 0;
+    for (const auto& ion : view.find("ions")->as_array()) {
+      if (ion.find("matched")->as_bool()) {
+        ++labelled;
+        EXPECT_LE(std::abs(ion.find("error_da")->as_double()), 0.5);
+      }
+    }
+    EXPECT_EQ(labelled, view.find("matched_peaks")->as_integer());
+  }
+  // A carbamidomethylated PSM carries its modification's name and mass.
+  for (size_t r = 0; r < tsv.rows(); ++r) {
+    if (tsv.cell(r, tsv.column("peptide")) != "LC[UNIMOD:4]VLHEK") continue;
+    JsonValue view = get("/v1/jobs/" + id + "/spectrum?psm=" + std::string(tsv.cell(r, 0)));
+    const auto& mods = view.find("modifications")->as_array();
+    ASSERT_EQ(mods.size(), 1u);
+    EXPECT_EQ(mods[0].find("name")->as_string(), "Carbamidomethyl");
+    EXPECT_EQ(mods[0].find("position")->as_integer(), 1);
+    EXPECT_NEAR(mods[0].find("mass_delta_da")->as_double(), 57.021464, 1e-6);
+  }
+  EXPECT_EQ(get("/v1/jobs/" + id + "/spectrum?psm=99", 404).find("error")->as_string(),
+            "no PSM 99 in results.tsv");
+  // Every result file can be downloaded by name.
+  auto pin = client_->Get("/v1/jobs/" + id + "/files/results.pin");
+  ASSERT_TRUE(pin);
+  EXPECT_EQ(pin->status, 200);
+  EXPECT_THAT(pin->body, HasSubstr("HLVDEPQNLIK"));
+  EXPECT_EQ(get("/v1/jobs/" + id + "/files/results.mzid", 404).find("error")->as_string(),
+            "job has no result file results.mzid");
+  // A job that is not done has no PSMs yet.
+  EXPECT_EQ(get("/v1/jobs/nosuchjob/psms", 404).find("error")->as_string(),
+            "no such job: nosuchjob");
+}
+
+TEST_F(WebApiTest, PagesCarryTheirPolicyAndNeedNoToken) {
+  InProcessApiOptions o;
+  o.api_token = "s3cret";
+  start_api(o);
+  for (const char* path : {"/", "/jobs/j123", "/static/app.css", "/static/chart.min.js"}) {
+    auto res = client_->Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 200) << path;
+    EXPECT_THAT(res->get_header_value("Content-Security-Policy"), HasSubstr("default-src 'self'"));
+    EXPECT_GT(res->body.size(), 500u) << path;
+  }
+  auto page = client_->Get("/");
+  EXPECT_EQ(page->get_header_value("Content-Type"), "text/html; charset=utf-8");
+  EXPECT_THAT(page->body, HasSubstr("<script src=\"/static/jobs.js\"></script>"));
+  // Chart.js is Debian's file, served as it is installed.
+  std::ifstream chart("/usr/share/javascript/chart.js/chart.min.js", std::ios::binary);
+  const std::string chart_text((std::istreambuf_iterator<char>(chart)), {});
+  EXPECT_EQ(client_->Get("/static/chart.min.js")->body, chart_text);
+  EXPECT_EQ(client_->Get("/static/nothing.js")->status, 404);
+  // The API endpoints behind the page still need the token.
+  EXPECT_EQ(client_->Get("/v1/files")->status, 401);
+  EXPECT_EQ(client_->Get("/v1/modifications?q=ox")->status, 401);
+  httplib::Headers auth = {{"Authorization", "Bearer s3cret"}};
+  EXPECT_EQ(client_->Get("/v1/modifications?q=ox", auth)->status, 200);
+  // A known route with another method: 405 naming the allowed ones.
+  auto post = client_->Post("/v1/jobs/j1/psms", auth, "", "application/json");
+  EXPECT_EQ(post->status, 405);
+  EXPECT_EQ(post->get_header_value("Allow"), "GET, HEAD, OPTIONS");
+}
+
+TEST_F(WebApiTest, FileBrowserStaysInsideTheDataRoots) {
+  start_api({});
+  JsonValue roots = get("/v1/files");
+  ASSERT_EQ(roots.find("entries")->as_array().size(), 1u);
+  EXPECT_EQ(roots.find("entries")->as_array()[0].find("path")->as_string(),
+            fs::path(kData).lexically_normal().string());
+  JsonValue listing = get("/v1/files?path=" + kData);
+  bool found = false;
+  for (const auto& e : listing.find("entries")->as_array()) {
+    if (e.find("name")->as_string() != "BSA1_identified_excerpt.mzML") continue;
+    found = true;
+    EXPECT_EQ(e.find("kind")->as_string(), "spectra");
+    EXPECT_EQ(e.find("bytes")->as_integer(),
+              static_cast<int64_t>(fs::file_size(kData + "/BSA1_identified_excerpt.mzML")));
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(listing.find("parent")->as_string(), "");  // nothing above a root
+  EXPECT_EQ(get("/v1/files?path=/etc", 400).find("error")->as_string(),
+            "path outside the server's data roots: /etc");
+  EXPECT_EQ(get("/v1/files?path=" + kData + "/../..", 400).find("error")->as_string(),
+            "path contains \"..\": " + kData + "/../..");
+  EXPECT_EQ(get("/v1/files?path=relative", 400).find("error")->as_string(),
+            "path must be absolute: relative");
+}
+
+TEST_F(WebApiTest, ModificationSearchAndUploads) {
+  start_api({});
+  JsonValue mods = get("/v1/modifications?q=oxid&limit=5");
+  const auto& list = mods.find("modifications")->as_array();
+  ASSERT_EQ(list.size(), 5u);
+  bool oxidation_m = false;
+  for (const auto& m : list) {
+    EXPECT_EQ(m.find("title")->as_string().substr(0, 4), "Oxid");
+    if (m.find("name")->as_string() == "Oxidation (M)") {
+      oxidation_m = true;
+      EXPECT_EQ(m.find("accession")->as_integer(), 35);
+    }
+  }
+  EXPECT_TRUE(oxidation_m);
+  EXPECT_EQ(get("/v1/modifications?q=UNIMOD:4&limit=50")
+                .find("modifications")
+                ->as_array()[0]
+                .find("title")
+                ->as_string(),
+            "Carbamidomethyl");
+  // Upload in two pieces; a piece at the wrong offset is refused with the size so far.
+  auto a =
+      client_->Put("/v1/uploads/my_run.mgf?offset=0", "BEGIN IONS\n", "application/octet-stream");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->status, 200) << a->body;
+  auto wrong = client_->Put("/v1/uploads/my_run.mgf?offset=3", "x", "application/octet-stream");
+  EXPECT_EQ(wrong->status, 409);
+  EXPECT_EQ(parse_json(wrong->body).find("bytes")->as_integer(), 11);
+  auto b =
+      client_->Put("/v1/uploads/my_run.mgf?offset=11", "END IONS\n", "application/octet-stream");
+  JsonValue done = parse_json(b->body);
+  EXPECT_EQ(done.find("bytes")->as_integer(), 20);
+  std::ifstream in(done.find("path")->as_string());
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "BEGIN IONS\nEND IONS\n");
+  EXPECT_EQ(client_->Put("/v1/uploads/.hidden", "x", "text/plain")->status, 400);
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "actors/pipeline.hpp"
+#include "io/index_checksum.hpp"
 #include "io/protein_database.hpp"
 #include "messages/registration.hpp"
 #include "scoring/search_plan.hpp"
@@ -52,9 +53,11 @@ void note_database_work(DatabaseState& st, double busy_before) {
   note_active(st.stats, end - (st.stats.busy_seconds - busy_before), end);
 }
 
-// Registers the scoring context of the job and tells the splitter and the writer.
+// Registers the scoring context of the job and tells the splitter and the writer. With remote
+// scorer nodes accepted, also what they need to rebuild `index` (selected by `query_masses`, or
+// the whole database when nullptr).
 void publish_index(DatabaseActor* self, std::shared_ptr<const PeptideIndex> index,
-                   const std::string& scope) {
+                   const std::string& scope, const std::vector<double>* query_masses = nullptr) {
   auto& st = self->state;
   const JobSpec& job = st.ctx->spec;
   const uint64_t key = st.ctx->key;
@@ -75,6 +78,14 @@ void publish_index(DatabaseActor* self, std::shared_ptr<const PeptideIndex> inde
   scoring->fragment_slices = std::move(prefilter.slices);
   scoring->params = job.search;
   scoring->stop = stop;
+  if (st.registry->remote_scoring()) {
+    std::string why;
+    scoring->remote_setup =
+        remote_job_setup(key, job, st.fasta_sha256, *index, query_masses, &why);
+    if (!scoring->remote_setup) {
+      spdlog::warn("{}scored by this process only: {}", log_prefix(job), why);
+    }
+  }
   st.registry->add(key, std::move(scoring));
   // The writer drops the index once every chunk is scored (JobContext::release_index): the
   // registry entry and each scorer's SpectrumScorer (ForgetJob). Weak pool handle: the
@@ -133,7 +144,7 @@ void select(DatabaseActor* self, const QueryMasses& masses) {
   st.stats.busy_seconds += timer.seconds();
   st.stats.items = selected.index->size();
   note_database_work(st, busy_before);
-  publish_index(self, std::move(selected.index), selected.scope);
+  publish_index(self, std::move(selected.index), selected.scope, &masses.neutral_masses_da);
   // The digested database (8-byte peptide ranges, 1.19 M on BSA) is freed: give its pages back
   // now, after IndexReady, so that the scorers need not wait for it.
   ::malloc_trim(0);

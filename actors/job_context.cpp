@@ -3,12 +3,13 @@
 namespace ionflow {
 
 JobContext::JobContext(uint64_t key_in, JobSpec spec_in, JobControl* control,
-                       const std::atomic<int>* scorers)
+                       const std::atomic<int>* scorers, const std::atomic<int>* remote_scorers)
     : key(key_in),
       spec(std::move(spec_in)),
       start(std::chrono::steady_clock::now()),
       control_(control),
-      scorers_(scorers) {}
+      scorers_(scorers),
+      remote_scorers_(remote_scorers) {}
 
 void JobContext::update_progress(const std::function<void(JobProgress&)>& update, bool force) {
   std::lock_guard<std::mutex> lock(progress_mutex_);
@@ -75,6 +76,29 @@ std::shared_ptr<const JobScoring> JobRegistry::find(uint64_t job) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = jobs_.find(job);
   return it == jobs_.end() ? nullptr : it->second;
+}
+
+void ScorerRoster::set(const ScorerNodeInfo& info) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  nodes_[info.name] = info;
+  int sum = 0;
+  for (const auto& [name, node] : nodes_) sum += node.scorers;
+  remote_scorers_ = sum;
+}
+
+void ScorerRoster::remove(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  nodes_.erase(name);
+  int sum = 0;
+  for (const auto& [n, node] : nodes_) sum += node.scorers;
+  remote_scorers_ = sum;
+}
+
+std::vector<ScorerNodeInfo> ScorerRoster::nodes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<ScorerNodeInfo> out;
+  for (const auto& [name, node] : nodes_) out.push_back(node);
+  return out;
 }
 
 }  // namespace ionflow

@@ -21,6 +21,7 @@
 #include "actors/search_runtime.hpp"
 #include "messages/job.hpp"
 #include "messages/job_events.hpp"
+#include "messages/scorer_node.hpp"
 #include "scoring/fragment_index.hpp"
 #include "scoring/fragment_slices.hpp"
 #include "scoring/peptide_index.hpp"
@@ -31,7 +32,10 @@ namespace ionflow {
 
 class JobContext {
  public:
-  JobContext(uint64_t key, JobSpec spec, JobControl* control, const std::atomic<int>* scorers);
+  // `scorers`: the local pool's size; `remote_scorers`: the remote scorer nodes' (nullptr =
+  // none). Both are read live for scorer_count().
+  JobContext(uint64_t key, JobSpec spec, JobControl* control, const std::atomic<int>* scorers,
+             const std::atomic<int>* remote_scorers = nullptr);
 
   const uint64_t key;
   const JobSpec spec;
@@ -68,8 +72,11 @@ class JobContext {
   void set_slice_counters(std::shared_ptr<const FragmentSliceCounters> counters);
   std::shared_ptr<const FragmentSliceCounters> slice_counters() const;
 
-  // Current scorer pool size (for max_chunks_in_flight = 0 -> 2 * scorers).
-  int scorer_count() const { return scorers_->load(); }
+  // Current scorer pool size, remote scorer nodes' scorers included (for
+  // max_chunks_in_flight = 0 -> 2 * scorers).
+  int scorer_count() const {
+    return scorers_->load() + (remote_scorers_ ? remote_scorers_->load() : 0);
+  }
 
   // Applies `update` to the job's progress and calls JobControl::on_progress, at most every
   // 100 ms unless `force` (stage changes). Serialised by a mutex.
@@ -82,6 +89,7 @@ class JobContext {
  private:
   std::atomic<JobControl*> control_;
   const std::atomic<int>* scorers_;
+  const std::atomic<int>* remote_scorers_;
   std::mutex release_mutex_;
   std::function<void()> release_index_;
   mutable std::mutex slices_mutex_;
@@ -110,6 +118,27 @@ struct JobScoring {
   // Tests only (fault injection): called by the scorer before each query is scored. A
   // std::exception is a scorer error (the scorer survives); anything else kills the scorer.
   std::function<void(const Query&)> before_score;
+  // What a remote scorer node needs to rebuild this index (messages/scorer_node.hpp); set only
+  // when the runtime accepts scorer nodes (JobRegistry::remote_scoring). nullptr = the job's
+  // chunks stay in this process.
+  std::shared_ptr<const RemoteJobSetup> remote_setup;
+};
+
+// The remote scorer nodes in the shared pool now, as the pool keeps them (for GET
+// /v1/scorers); internally locked.
+class ScorerRoster {
+ public:
+  // Adds or updates the node called `info.name`.
+  void set(const ScorerNodeInfo& info);
+  void remove(const std::string& name);
+  std::vector<ScorerNodeInfo> nodes() const;
+  // The sum of the nodes' scorers.
+  const std::atomic<int>& remote_scorers() const { return remote_scorers_; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, ScorerNodeInfo> nodes_;
+  std::atomic<int> remote_scorers_{0};
 };
 
 class JobRegistry {
@@ -118,8 +147,13 @@ class JobRegistry {
   void remove(uint64_t job);
   // nullptr if the job is not (or no longer) registered.
   std::shared_ptr<const JobScoring> find(uint64_t job) const;
+  // On when the runtime listens for remote scorer nodes: each job's database stage then also
+  // prepares its JobScoring::remote_setup.
+  void set_remote_scoring(bool on) { remote_scoring_ = on; }
+  bool remote_scoring() const { return remote_scoring_.load(); }
 
  private:
+  std::atomic<bool> remote_scoring_{false};
   mutable std::mutex mutex_;
   std::map<uint64_t, std::shared_ptr<const JobScoring>> jobs_;
 };

@@ -26,9 +26,11 @@
 #pragma once
 
 #include <caf/actor.hpp>
+#include <caf/atom.hpp>
 #include <caf/fwd.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,10 +100,23 @@ JobActors spawn_job_pipeline(caf::actor_system& sys, JobPtr ctx,
                              std::shared_ptr<JobRegistry> registry, caf::actor pool,
                              caf::actor coordinator, int build_threads);
 
-// The shared scorer pool with `scorers` scorers; accepts QueryChunk (reply PsmBatch),
-// ResizePool, ForgetJob and get_atom (reply: std::vector<caf::actor>, the scorers in rotation).
-// Stop it with send_exit; its scorers are linked and stop with it.
+// The shared scorer pool with `scorers` local scorers; accepts QueryChunk (reply PsmBatch),
+// ResizePool, ForgetJob, get_atom (reply: std::vector<caf::actor>, the local scorers in
+// rotation) and (join_atom, node, ScorerNodeHello) from the gate (reply ScorerNodeWelcome).
+// `roster` mirrors its remote nodes; `licensed` > 0 caps local + remote scorers. Stop it with
+// send_exit; its local scorers are linked and stop with it.
 caf::actor spawn_scorer_pool(caf::actor_system& sys, std::shared_ptr<JobRegistry> registry,
-                             int scorers);
+                             std::shared_ptr<ScorerRoster> roster, int scorers, int licensed);
+// One scorer (detached), finding each chunk's job in `registry`: QueryChunk -> PsmBatch,
+// ForgetJob drops the job's SpectrumScorer.
+caf::actor spawn_scorer(caf::actor_system& sys, std::shared_ptr<JobRegistry> registry);
+
+using join_atom = caf::atom_constant<caf::atom("join")>;
+using connect_atom = caf::atom_constant<caf::atom("connect")>;
+
+// The coordinator's gate, published for remote scorer nodes: it answers each ScorerNodeHello
+// refused with `check`'s reason (logged) or passes the node to `pool` (which answers).
+caf::actor spawn_scorer_gate(caf::actor_system& sys, caf::actor pool,
+                             std::function<std::string(const ScorerNodeHello&)> check);
 
 }  // namespace ionflow

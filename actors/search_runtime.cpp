@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 #include <caf/all.hpp>
+#include <caf/io/all.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -21,6 +22,7 @@
 #include "io/job_files.hpp"
 #include "io/job_results.hpp"
 #include "messages/registration.hpp"
+#include "messages/scorer_node_inspect.hpp"
 #include "scoring/fragment_slices.hpp"
 #include "scoring/search.hpp"
 #include "scoring/search_plan.hpp"
@@ -157,10 +159,34 @@ struct SearchRuntime::Impl {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
   std::shared_ptr<JobRegistry> registry = std::make_shared<JobRegistry>();
+  std::shared_ptr<ScorerRoster> roster = std::make_shared<ScorerRoster>();
   std::atomic<int> scorers{1};
   std::atomic<uint64_t> next_job{1};
   caf::actor pool;
+  caf::actor gate;  // remote scorer nodes join here (Options::scorer_listen)
+  uint16_t scorer_port = 0;
 };
+
+namespace {
+
+// Publishes the gate of remote scorer nodes on `listen` (HOST:PORT); returns the bound port.
+uint16_t listen_for_scorer_nodes(caf::actor_system& sys, const caf::actor& gate,
+                                 const std::string& listen) {
+  const auto colon = listen.rfind(':');
+  const std::string host = listen.substr(0, colon);
+  const int port = std::stoi(listen.substr(colon + 1));
+  const bool any = host.empty() || host == "0.0.0.0" || host == "*";
+  auto bound = sys.middleman().publish(gate, static_cast<uint16_t>(port),
+                                       any ? nullptr : host.c_str(), true);
+  if (!bound) {
+    throw std::runtime_error("--scorer-listen " + listen + ": cannot listen: " +
+                             sys.render(bound.error()));
+  }
+  spdlog::info("scorer nodes: listening on {}:{}", any ? "0.0.0.0" : host, *bound);
+  return *bound;
+}
+
+}  // namespace
 
 SearchRuntime::SearchRuntime(Options options) : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
@@ -171,6 +197,11 @@ SearchRuntime::SearchRuntime(Options options) : impl_(std::make_unique<Impl>()) 
   initial = std::clamp(initial, 1, im.licensed);
   im.scorers = initial;
   register_message_types(im.cfg);
+  if (!options.scorer_listen.empty()) {
+    register_scorer_node_types(im.cfg);
+    im.cfg.load<caf::io::middleman>();
+    im.registry->set_remote_scoring(true);
+  }
   int threads = options.scheduler_threads > 0 ? options.scheduler_threads : std::max(2, cores);
   im.cfg.set("scheduler.max-threads", threads);
   // Work sharing (one queue, workers sleep on a condition variable): the work-stealing default
@@ -178,13 +209,26 @@ SearchRuntime::SearchRuntime(Options options) : impl_(std::make_unique<Impl>()) 
   // and ~10% of its CPU time; a job has few, coarse messages (chunks), so stealing buys nothing.
   im.cfg.set("scheduler.policy", caf::atom("sharing"));
   im.sys = std::make_unique<caf::actor_system>(im.cfg);
-  im.pool = spawn_scorer_pool(*im.sys, im.registry, initial);
+  im.pool = spawn_scorer_pool(*im.sys, im.registry, im.roster, initial,
+                              std::max(0, options.licensed_cores));
+  if (!options.scorer_listen.empty()) {
+    im.gate = spawn_scorer_gate(*im.sys, im.pool, options.check_scorer_node);
+    try {
+      im.scorer_port = listen_for_scorer_nodes(*im.sys, im.gate, options.scorer_listen);
+    } catch (...) {
+      caf::anon_send_exit(im.gate, caf::exit_reason::user_shutdown);
+      caf::anon_send_exit(im.pool, caf::exit_reason::user_shutdown);
+      im.gate = im.pool = nullptr;
+      throw;
+    }
+  }
 }
 
 SearchRuntime::~SearchRuntime() {
   Impl& im = *impl_;
+  if (im.gate) caf::anon_send_exit(im.gate, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(im.pool, caf::exit_reason::user_shutdown);
-  im.pool = nullptr;
+  im.pool = im.gate = nullptr;
   im.sys.reset();  // waits for every actor (the scorers stop with the pool)
 }
 
@@ -201,6 +245,15 @@ int SearchRuntime::scorer_count() const {
 int SearchRuntime::licensed_cores() const {
   return impl_->licensed;
 }
+std::vector<ScorerNodeInfo> SearchRuntime::scorer_nodes() const {
+  return impl_->roster->nodes();
+}
+int SearchRuntime::remote_scorer_count() const {
+  return impl_->roster->remote_scorers().load();
+}
+uint16_t SearchRuntime::scorer_listen_port() const {
+  return impl_->scorer_port;
+}
 
 JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   Impl& im = *impl_;
@@ -208,7 +261,8 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   validate(job);
   warn_repeated_spectra_files(job);
   const uint64_t key = im.next_job++;
-  auto ctx = std::make_shared<JobContext>(key, job, control, &im.scorers);
+  auto ctx = std::make_shared<JobContext>(key, job, control, &im.scorers,
+                                          &im.roster->remote_scorers());
   caf::scoped_actor self{*im.sys};
   // The index build is compute: it may use every licensed core (the scorers wait for it).
   const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));

@@ -34,8 +34,10 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "messages/job.hpp"
+#include "messages/scorer_node.hpp"
 
 namespace ionflow {
 
@@ -67,13 +69,28 @@ class JobCancelled : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A remote scorer node in the shared pool (`ionflow scorer-node`, messages/scorer_node.hpp).
+struct ScorerNodeInfo {
+  std::string name;  // as the node gave it, made unique ("beta", "beta#2")
+  int scorers = 0;   // granted: what it offered, capped by an explicit licensed_cores
+  uint64_t chunks_scored = 0;
+};
+
 class SearchRuntime {
  public:
   struct Options {
-    int licensed_cores = 0;     // cap on scorers; 0 = the cores this process may use
+    int licensed_cores = 0;     // cap on scorers (remote nodes' included when given); 0 = the
+                                // cores this process may use, and remote nodes uncapped
     int scorers = 0;            // initial pool size; 0 = min(licensed_cores, usable cores)
     int scheduler_threads = 0;  // CAF scheduler threads; 0 = usable cores
+    // HOST:PORT where remote scorer nodes join through CAF's middleman ("" = none; port 0 =
+    // any free port, see scorer_listen_port()). The caller checks the address and token rules
+    // (service/scorer_handshake.hpp) and gives here the check of each node's hello: "" =
+    // accept, else the reason it is refused.
+    std::string scorer_listen;
+    std::function<std::string(const ScorerNodeHello&)> check_scorer_node;
   };
+  // Throws std::runtime_error when Options::scorer_listen cannot be bound (the message names it).
   explicit SearchRuntime(Options options);
   ~SearchRuntime();
   SearchRuntime(const SearchRuntime&) = delete;
@@ -86,10 +103,16 @@ class SearchRuntime {
   // returns or throws; on_progress is not called after that.
   JobSummary run(const JobSpec& job, JobControl* control = nullptr);
 
-  // Resizes the scorer pool, clamped to [1, licensed cores]; returns the new size.
+  // Resizes the local scorer pool, clamped to [1, licensed cores]; returns the new size.
   int set_scorer_count(int count);
   int scorer_count() const;
   int licensed_cores() const;
+  // The remote scorer nodes now in the pool and the sum of their scorers (not in
+  // scorer_count(), which is the local pool the autoscaler sizes).
+  std::vector<ScorerNodeInfo> scorer_nodes() const;
+  int remote_scorer_count() const;
+  // The port remote scorer nodes connect to (0 = not listening).
+  uint16_t scorer_listen_port() const;
 
  private:
   struct Impl;

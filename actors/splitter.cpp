@@ -30,6 +30,7 @@ struct SplitterState {
   uint64_t chunks_done = 0;
   uint64_t queries_scored = 0;
   StageStats splitter_stats, scorer_stats;
+  std::map<std::string, ScorerNodeStats> scorer_nodes;  // who scored the chunks
 };
 
 using SplitterActor = caf::stateful_actor<SplitterState>;
@@ -57,6 +58,7 @@ void splitter_maybe_finish(SplitterActor* self) {
   report.from = Stage::kSplitter;
   report.stages[stage_name(Stage::kSplitter)] = st.splitter_stats;
   report.stages[stage_name(Stage::kScorer)] = st.scorer_stats;
+  report.scorer_nodes = st.scorer_nodes;
   self->send(st.writer, std::move(report));
   self->send(st.writer, ChunksDone{st.ctx->key, st.next_seq});
 }
@@ -79,6 +81,11 @@ void splitter_dispatch(SplitterActor* self, QueryChunk chunk) {
               note_active(st.scorer_stats, end - batch.scorer_busy_seconds, end);
             }
             st.scorer_stats.items += batch.queries_scored;
+            ScorerNodeStats& node =
+                st.scorer_nodes[batch.scorer_node.empty() ? "local" : batch.scorer_node];
+            ++node.chunks;
+            node.queries += batch.queries_scored;
+            node.busy_seconds += batch.scorer_busy_seconds;
             uint64_t done = st.chunks_done, scored = st.queries_scored;
             st.ctx->update_progress([done, scored](JobProgress& p) {
               p.chunks_done = done;

@@ -91,6 +91,7 @@ void writer_finish(WriterActor* self) {
     summary.warnings = r.warnings;
     std::sort(summary.warnings.begin(), summary.warnings.end());
     summary.stages = r.stages;
+    summary.scorer_nodes = r.scorer_nodes;
     st.stats.items += summary.psms;
     st.stats.bytes += psms.spill().bytes_written();
     st.psms.reset();  // removes the spill file

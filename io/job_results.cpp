@@ -193,7 +193,17 @@ std::string job_summary_json_text(const JobSummary& s, const std::string& in) {
     j << "]}";
     first = false;
   }
-  j << "\n" << in << "  }\n" << in << "}";
+  j << "\n" << in << "  },\n";
+  // Which scorer nodes ("local" = this process) scored how many chunks and queries, and their
+  // scorers' summed busy time.
+  j << in << "  \"scorer_nodes\": {";
+  first = true;
+  for (const auto& [name, n] : s.scorer_nodes) {
+    j << (first ? "\n" : ",\n") << in << "    " << json_quote(name) << ": {\"chunks\": " << n.chunks
+      << ", \"queries\": " << n.queries << ", \"busy_seconds\": " << num(n.busy_seconds) << "}";
+    first = false;
+  }
+  j << (first ? "" : "\n" + std::string(in) + "  ") << "}\n" << in << "}";
   return j.str();
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "scoring/psm.hpp"
@@ -28,6 +29,9 @@ struct PsmBatch {
   std::vector<Psm> psms;
   uint64_t queries_scored = 0;
   double scorer_busy_seconds = 0.0;
+  // Set by the coordinator's pool: the remote scorer node that scored the chunk ("" = a scorer
+  // of this process), for results.json's scorer_nodes.
+  std::string scorer_node;
 };
 
 }  // namespace ionflow

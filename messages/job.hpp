@@ -82,6 +82,14 @@ struct StageStats {
   std::vector<ActiveInterval> busy_intervals;
 };
 
+// What the scorers of one node did for a job: "local" is this process's own pool, any other
+// name a remote scorer node (`ionflow scorer-node --name`, default HOST:PID).
+struct ScorerNodeStats {
+  uint64_t chunks = 0;
+  uint64_t queries = 0;
+  double busy_seconds = 0.0;  // the node's scorers' summed time on the job's chunks
+};
+
 struct JobSummary {
   uint64_t spectra_read = 0;  // every spectrum seen in the inputs, any MS level
   std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
@@ -104,6 +112,7 @@ struct JobSummary {
   double wall_seconds = 0.0;
   uint64_t peak_rss_bytes = 0;
   std::map<std::string, StageStats> stages;         // "reader", "parser", "sorter", ...
+  std::map<std::string, ScorerNodeStats> scorer_nodes;  // node name -> its share of the chunks
   std::map<std::string, std::string> input_sha256;  // path -> checksum
   std::vector<std::string> output_files;
   // What the user should know although the job succeeded, e.g. an input file with no

@@ -73,6 +73,12 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
   if (!from.fragment_index.empty()) into.fragment_index = from.fragment_index;
   if (!from.index_scope.empty()) into.index_scope = from.index_scope;
   into.warnings.insert(into.warnings.end(), from.warnings.begin(), from.warnings.end());
+  for (const auto& [node, n] : from.scorer_nodes) {
+    ScorerNodeStats& t = into.scorer_nodes[node];
+    t.chunks += n.chunks;
+    t.queries += n.queries;
+    t.busy_seconds += n.busy_seconds;
+  }
 }
 
 void note_active(StageStats& s, double start_seconds, double end_seconds) {

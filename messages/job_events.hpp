@@ -36,6 +36,7 @@ struct StageReport {
   std::string fragment_index;         // see JobSummary::fragment_index
   std::string index_scope;            // see JobSummary::index_scope
   std::vector<std::string> warnings;  // see JobSummary::warnings
+  std::map<std::string, ScorerNodeStats> scorer_nodes;  // splitter: see JobSummary
 };
 
 struct IndexReady {

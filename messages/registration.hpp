@@ -124,12 +124,17 @@ typename Inspector::result_type inspect(Inspector& f, StageStats& x) {
 }
 
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, ScorerNodeStats& x) {
+  return f(caf::meta::type_name("ionflow::ScorerNodeStats"), x.chunks, x.queries, x.busy_seconds);
+}
+
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, JobSummary& x) {
   return f(caf::meta::type_name("ionflow::JobSummary"), x.spectra_read, x.spectra_skipped,
            x.spectra_skipped_first, x.spectra_searched, x.queries, x.psms, x.psms_at_1pct,
            x.peptides_at_1pct, x.proteins_at_1pct, x.peptides_in_index, x.index_cache,
            x.fragment_index, x.index_scope, x.wall_seconds, x.peak_rss_bytes, x.stages,
-           x.input_sha256, x.output_files, x.warnings);
+           x.input_sha256, x.output_files, x.warnings, x.scorer_nodes);
 }
 
 // --- pipeline messages --------------------------------------------------------------------------
@@ -178,7 +183,7 @@ typename Inspector::result_type inspect(Inspector& f, QueryChunk& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, PsmBatch& x) {
   return f(caf::meta::type_name("ionflow::PsmBatch"), x.job, x.seq, x.psms, x.queries_scored,
-           x.scorer_busy_seconds);
+           x.scorer_busy_seconds, x.scorer_node);
 }
 
 template <class Inspector>
@@ -186,7 +191,7 @@ typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
   return f(caf::meta::type_name("ionflow::StageReport"), x.job, x.from, x.stages, x.spectra_read,
            x.spectra_searched, x.queries, x.spectra_skipped, x.spectra_skipped_first,
            x.input_sha256, x.peptides_in_index, x.index_cache, x.fragment_index, x.index_scope,
-           x.warnings);
+           x.warnings, x.scorer_nodes);
 }
 
 template <class Inspector>

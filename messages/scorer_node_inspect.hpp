@@ -25,7 +25,7 @@ typename Inspector::result_type inspect(Inspector& f, ScorerNodeWelcome& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, RemoteJobSetup& x) {
   return f(caf::meta::type_name("ionflow::RemoteJobSetup"), x.job, x.effective_parameters_json,
-           x.fasta_sha256, x.fasta_bytes, x.index_checksum);
+           x.fasta_sha256, x.fasta_bytes, x.index_checksum, x.query_neutral_masses_da);
 }
 
 inline void register_scorer_node_types(caf::actor_system_config& cfg) {

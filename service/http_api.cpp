@@ -331,7 +331,20 @@ struct HttpApi::Impl {
   JsonValue scorers_json() const {
     const ScorerControl::Status st = control->status();
     JsonValue o = JsonValue::object();
-    o.set("scorers", st.scorers);
+    // Local scorers plus those of the remote scorer nodes, each listed in "nodes".
+    JsonValue nodes = JsonValue::array();
+    int remote = 0;
+    for (const ScorerNodeInfo& n : runtime.scorer_nodes()) {
+      JsonValue node = JsonValue::object();
+      node.set("name", n.name);
+      node.set("scorers", n.scorers);
+      node.set("chunks_scored", static_cast<int64_t>(n.chunks_scored));
+      nodes.push_back(std::move(node));
+      remote += n.scorers;
+    }
+    o.set("scorers", st.scorers + remote);
+    o.set("local_scorers", st.scorers);
+    o.set("nodes", std::move(nodes));
     o.set("licensed_cores", st.licensed_cores);
     o.set("min_scorers", st.min_scorers);
     o.set("max_scorers", st.max_scorers);

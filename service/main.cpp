@@ -1,5 +1,6 @@
-// The `ionflow` command: `search` (one job, like Sage's CLI), `serve` (the job service) and the
-// service's client commands (`submit`, `status`, `cancel`, `scorers`). Only the command-line
+// The `ionflow` command: `search` (one job, like Sage's CLI), `serve` (the job service),
+// `scorer-node` (scorers lent to a serve or search on another machine) and the service's client
+// commands (`submit`, `status`, `cancel`, `scorers`). Only the command-line
 // definitions live here; each command is a function in its own file.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -17,6 +18,7 @@
 #include "service/client.hpp"
 #include "service/queue_client.hpp"
 #include "service/redis_connection.hpp"
+#include "service/scorer_node_command.hpp"
 #include "service/search_command.hpp"
 #include "service/serve_command.hpp"
 
@@ -163,6 +165,12 @@ int main(int argc, char** argv) {
   s->add_flag("--dry-run", search.dry_run,
               "Print the effective parameters (JSON) on stdout and exit without searching");
   s->add_flag("-q,--quiet", search.quiet, "No progress output and no [info] log lines");
+  s->add_option("--scorer-listen", search.scorer_listen,
+                "Accept remote scorer nodes (ionflow scorer-node) on HOST:PORT during the job; "
+                "beyond loopback only with --scorer-token");
+  s->add_option("--scorer-token", search.scorer_token,
+                "Token remote scorer nodes must give (or IONFLOW_SCORER_TOKEN)")
+      ->envname("IONFLOW_SCORER_TOKEN");
   s->add_option("--max-memory", search.max_memory,
                 "Memory budget of the peptide index (8G, 512M, bytes); a job estimated above it "
                 "fails at once naming the settings. Default: 3/4 of MemAvailable (or of the "
@@ -238,6 +246,25 @@ int main(int argc, char** argv) {
                  "A queue entry delivered this many times without finishing is failed")
       ->capture_default_str();
 
+  sv->add_option("--scorer-listen", serve.scorer_listen,
+                 "Accept remote scorer nodes (ionflow scorer-node) on HOST:PORT into the shared "
+                 "scorer pool; beyond loopback only with --scorer-token");
+  sv->add_option("--scorer-token", serve.scorer_token,
+                 "Token remote scorer nodes must give (or IONFLOW_SCORER_TOKEN)")
+      ->envname("IONFLOW_SCORER_TOKEN");
+
+  // ---- scorer-node ---------------------------------------------------------------------------
+  ionflow::ScorerNodeCommand node;
+  auto* sn = app.add_subcommand(
+      "scorer-node", "Lend this machine's scorers to an ionflow serve/search --scorer-listen");
+  sn->add_option("--connect", node.connect, "The coordinator's --scorer-listen HOST:PORT")
+      ->required();
+  sn->add_option("--scorers", node.scorers, "Scorers lent; 0 = usable cores")
+      ->capture_default_str();
+  sn->add_option("--token", node.token, "The coordinator's --scorer-token (or IONFLOW_SCORER_TOKEN)")
+      ->envname("IONFLOW_SCORER_TOKEN");
+  sn->add_option("--name", node.name, "This node's name in the coordinator (default HOST:PID)");
+
   ionflow::ClientOptions client;
   auto add_server = [&client](CLI::App* sub) {
     // No CLI11 envname here: these options exist once per client subcommand, all bound to the
@@ -283,8 +310,8 @@ int main(int argc, char** argv) {
       known = known || cmd->get_name() == word;
     if (!known) {
       fmt::print(stderr,
-                 "ionflow: unknown command '{}' (expected search, serve, submit, status, "
-                 "cancel or scorers; see ionflow --help)\n",
+                 "ionflow: unknown command '{}' (expected search, serve, scorer-node, submit, "
+                 "status, cancel or scorers; see ionflow --help)\n",
                  word);
       return 2;
     }
@@ -334,6 +361,7 @@ int main(int argc, char** argv) {
     return ionflow::run_search_command(search);
   }
   if (*sv) return ionflow::run_serve_command(serve);
+  if (*sn) return ionflow::run_scorer_node_command(node);
   try {
     if (ionflow::is_redis_url(client.server)) {
       if (*sub) return ionflow::queue_submit(client.server, submit_path, submit_wait);

@@ -47,6 +47,15 @@ std::string check_scorer_hello(const ScorerNodeHello& hello, const std::string& 
   return "";
 }
 
+void accept_scorer_nodes(SearchRuntime::Options& options, const std::string& listen,
+                         const std::string& token) {
+  if (listen.empty()) return;
+  options.scorer_listen = listen;
+  options.check_scorer_node = [token](const ScorerNodeHello& hello) {
+    return check_scorer_hello(hello, token);
+  };
+}
+
 std::string check_index_checksum(uint64_t job, const std::string& expected,
                                  const std::string& rebuilt) {
   if (expected == rebuilt) return "";

@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "actors/search_runtime.hpp"
 #include "messages/scorer_node.hpp"
 
 namespace ionflow {
@@ -19,6 +20,10 @@ namespace ionflow {
 std::string check_scorer_listen(const std::string& listen, const std::string& token);
 // Why the coordinator refuses `hello` ("" = accept).
 std::string check_scorer_hello(const ScorerNodeHello& hello, const std::string& expected_token);
+// Sets `options` to accept scorer nodes on `listen` ("" = none; check_scorer_listen passed),
+// each hello checked by check_scorer_hello against `token`.
+void accept_scorer_nodes(SearchRuntime::Options& options, const std::string& listen,
+                         const std::string& token);
 // Why a node refuses to score job `job` ("" = the checksums agree).
 std::string check_index_checksum(uint64_t job, const std::string& expected,
                                  const std::string& rebuilt);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "actors/search_runtime.hpp"
+#include "service/scorer_handshake.hpp"
 #include "service/job_message.hpp"
 #include "service/memory_budget.hpp"
 #include "service/progress_reporter.hpp"
@@ -106,6 +107,13 @@ int run_search_command(const SearchCommand& command) {
     fmt::print(stderr, "ionflow search: {}\n", e.what());
     return 2;
   }
+  if (!command.scorer_listen.empty()) {
+    if (std::string why = check_scorer_listen(command.scorer_listen, command.scorer_token);
+        !why.empty()) {
+      fmt::print(stderr, "ionflow search: {}\n", why);
+      return 2;
+    }
+  }
   for (const auto& w : parsed.warnings) spdlog::warn("{}", w);
   JobSpec& job = parsed.spec;
   job.id = kLocalJobId;
@@ -135,6 +143,7 @@ int run_search_command(const SearchCommand& command) {
     SearchRuntime::Options options;
     options.licensed_cores = job.licensed_cores;
     options.scorers = job.scorers;
+    accept_scorer_nodes(options, command.scorer_listen, command.scorer_token);
     SearchRuntime runtime(options);
     spdlog::info("{} scorer(s), {} licensed core(s)", runtime.scorer_count(),
                  runtime.licensed_cores());

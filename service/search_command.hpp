@@ -23,6 +23,9 @@ struct SearchCommand {
   bool quiet = false;    // no progress output
   // --max-memory: "8G", "512M", bytes; "" = service/memory_budget.hpp's default.
   std::string max_memory;
+  // --scorer-listen HOST:PORT: remote scorer nodes may join the job (service/scorer_handshake.hpp)
+  std::string scorer_listen;
+  std::string scorer_token;  // --scorer-token / IONFLOW_SCORER_TOKEN
 };
 
 // Sets `key_path` ("database.enzyme.missed_cleavages") in `message`, creating objects on the

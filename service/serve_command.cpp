@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "actors/search_runtime.hpp"
+#include "service/scorer_handshake.hpp"
 #include "service/http_api.hpp"
 #include "service/job_store.hpp"
 #include "service/memory_budget.hpp"
@@ -101,6 +102,13 @@ int run_serve_command(const ServeOptions& options) {
       return 2;
     }
   }
+  if (!options.scorer_listen.empty()) {
+    if (std::string why = check_scorer_listen(options.scorer_listen, options.scorer_token);
+        !why.empty()) {
+      fmt::print(stderr, "ionflow serve: {}\n", why);
+      return 2;
+    }
+  }
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path data_dir = fs::absolute(options.data_dir).lexically_normal();
@@ -153,6 +161,7 @@ int run_serve_command(const ServeOptions& options) {
     runtime_options.scorers = options.scorers;
     const bool autoscaling = options.min_scorers >= 1 && options.min_scorers < options.max_scorers;
     if (autoscaling && options.scorers == 0) runtime_options.scorers = options.min_scorers;
+    accept_scorer_nodes(runtime_options, options.scorer_listen, options.scorer_token);
     SearchRuntime runtime(runtime_options);
     Metrics metrics;
     Scheduler::Options scheduler_options;

@@ -37,6 +37,9 @@ struct ServeOptions {
   std::string results_root;             // queue jobs' results: DIR/<id>/; "" = <data-dir>/jobs
   double claim_idle_seconds = 60;       // a pending entry idle this long is claimed by another node
   int max_deliveries = 3;               // an entry delivered more often is failed
+  // Remote scorer nodes (service/scorer_handshake.hpp); "" = none.
+  std::string scorer_listen;  // HOST:PORT; loopback unless a token is given
+  std::string scorer_token;   // --scorer-token / IONFLOW_SCORER_TOKEN
 };
 
 int run_serve_command(const ServeOptions& options);

@@ -182,6 +182,11 @@ void pool_set_up_node(PoolActor* self, RemoteNode& node, uint64_t job,
   auto done = [self, addr, job](const std::string& refusal) {
     auto it = self->state.remote.find(addr);
     if (it == self->state.remote.end()) return;
+    if (!self->state.registry->find(job)) {  // the job ended meanwhile: drop its index there
+      it->second.jobs.erase(job);
+      self->send(it->second.handle, ForgetJob{job});
+      return;
+    }
     it->second.jobs[job] = refusal.empty() ? NodeJob::kReady : NodeJob::kRefused;
     if (refusal.empty()) {
       spdlog::info("scorer node {}: index of job {} rebuilt, checksum agrees", it->second.name,

@@ -79,6 +79,11 @@ class IonflowProcess {
   pid_t pid_ = -1;
 };
 
+// The chunks a job's splitter sent (results.json).
+int64_t chunks_of(const JsonValue& results) {
+  return results.find("summary")->find("stages")->find("splitter")->find("items")->as_integer();
+}
+
 class ScorerNodesTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -93,6 +98,7 @@ class ScorerNodesTest : public ::testing::Test {
     std::vector<std::string> args = {"--scorers", "1", "--scorer-listen",
                                      "127.0.0.1:" + std::to_string(scorer_port_)};
     args.insert(args.end(), extra.begin(), extra.end());
+    fs::create_directories(dir_->path() / "serve");
     serve_ = std::make_unique<ServeProcess>(dir_->path() / "serve", args);
     ASSERT_GT(serve_->start(), 0) << serve_->log();
     client_ = serve_->client();
@@ -155,7 +161,7 @@ class ScorerNodesTest : public ::testing::Test {
 };
 
 TEST_F(ScorerNodesTest, ANodeJoinsTakesChunksAndResultsAreIdentical) {
-  start_serve();
+  ASSERT_NO_FATAL_FAILURE(start_serve());
   auto node = start_node("beta");
   ASSERT_TRUE(wait_for_nodes(1)) << serve_->log() << node->log();
   JsonValue s = scorers();
@@ -185,13 +191,13 @@ TEST_F(ScorerNodesTest, ANodeJoinsTakesChunksAndResultsAreIdentical) {
   EXPECT_EQ(nodes->find("beta")->find("queries")->as_integer() +
                 nodes->find("local")->find("queries")->as_integer(),
             queries);
-  EXPECT_EQ(remote_chunks + local_chunks, (queries + 49) / 50);
+  EXPECT_EQ(remote_chunks + local_chunks, chunks_of(results));
   EXPECT_THAT(node->log(), HasSubstr("checksum"));
   EXPECT_THAT(serve_->log(), HasSubstr("scorer node beta joined with 1 scorer(s)"));
 }
 
 TEST_F(ScorerNodesTest, KillingTheNodeMidJobLeavesIdenticalResults) {
-  start_serve();
+  ASSERT_NO_FATAL_FAILURE(start_serve());
   auto node = start_node("beta");
   ASSERT_TRUE(wait_for_nodes(1)) << serve_->log() << node->log();
   const fs::path job_path = dir_->path() / "job.json";
@@ -214,11 +220,14 @@ TEST_F(ScorerNodesTest, KillingTheNodeMidJobLeavesIdenticalResults) {
   const int64_t queries = results.find("summary")->find("queries")->as_integer();
   EXPECT_EQ(nodes->find("beta")->find("chunks")->as_integer() +
                 nodes->find("local")->find("chunks")->as_integer(),
-            (queries + 49) / 50);
+            chunks_of(results));
+  EXPECT_EQ(nodes->find("beta")->find("queries")->as_integer() +
+                nodes->find("local")->find("queries")->as_integer(),
+            queries);
 }
 
 TEST_F(ScorerNodesTest, AWrongTokenIsRefusedOnBothSides) {
-  start_serve({"--scorer-token", "s3cret"});
+  ASSERT_NO_FATAL_FAILURE(start_serve({"--scorer-token", "s3cret"}));
   auto node = start_node("mallory", {"--token", "guess"});
   EXPECT_EQ(node->wait_exit(std::chrono::seconds(30)), 1) << node->log();
   EXPECT_THAT(node->log(), HasSubstr("refused by the coordinator 127.0.0.1:" +

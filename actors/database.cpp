@@ -80,8 +80,7 @@ void publish_index(DatabaseActor* self, std::shared_ptr<const PeptideIndex> inde
   scoring->stop = stop;
   if (st.registry->remote_scoring()) {
     std::string why;
-    scoring->remote_setup =
-        remote_job_setup(key, job, st.fasta_sha256, *index, query_masses, &why);
+    scoring->remote_setup = remote_job_setup(key, job, st.fasta_sha256, *index, query_masses, &why);
     if (!scoring->remote_setup) {
       spdlog::warn("{}scored by this process only: {}", log_prefix(job), why);
     }

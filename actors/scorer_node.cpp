@@ -190,11 +190,12 @@ int run_scorer_node(const ScorerNodeOptions& options) {
   bool running = true;
   while (running) {
     self->receive([&](caf::down_msg&) { running = false; },
-                  caf::after(std::chrono::milliseconds(200)) >> [&] {
-                    if (options.stop && options.stop->load()) {
-                      self->send_exit(node, caf::exit_reason::user_shutdown);
-                    }
-                  });
+                  caf::after(std::chrono::milliseconds(200)) >>
+                      [&] {
+                        if (options.stop && options.stop->load()) {
+                          self->send_exit(node, caf::exit_reason::user_shutdown);
+                        }
+                      });
   }
   return *exit_code;
 }

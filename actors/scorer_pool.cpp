@@ -95,7 +95,8 @@ void pool_add_scorer(PoolActor* self) {
 void pool_resize(PoolActor* self, int count) {
   auto& st = self->state;
   st.target = std::max(1, count);
-  if (st.licensed > 0) st.target = std::min(st.target, std::max(1, st.licensed - remote_scorers(st)));
+  if (st.licensed > 0)
+    st.target = std::min(st.target, std::max(1, st.licensed - remote_scorers(st)));
   while (static_cast<int>(st.scorers.size()) < st.target) pool_add_scorer(self);
   while (static_cast<int>(st.scorers.size()) > st.target) {
     // Take it out of rotation first; the chunks it holds are still processed before the exit
@@ -266,11 +267,13 @@ bool name_taken(const PoolState& st, const std::string& name) {
 
 // A remote node joins (the gate checked its hello); with an explicit cap it gets at most the
 // licensed cores left.
-ScorerNodeWelcome pool_join(PoolActor* self, const caf::actor& handle, const ScorerNodeHello& hello) {
+ScorerNodeWelcome pool_join(PoolActor* self, const caf::actor& handle,
+                            const ScorerNodeHello& hello) {
   auto& st = self->state;
   int granted = hello.scorers;
   if (st.licensed > 0) {
-    granted = std::min(granted, st.licensed - static_cast<int>(st.scorers.size()) - remote_scorers(st));
+    granted =
+        std::min(granted, st.licensed - static_cast<int>(st.scorers.size()) - remote_scorers(st));
   }
   if (granted < 1) {
     std::string why = "all " + std::to_string(st.licensed) + " licensed cores are in use";

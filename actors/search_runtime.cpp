@@ -179,8 +179,8 @@ uint16_t listen_for_scorer_nodes(caf::actor_system& sys, const caf::actor& gate,
   auto bound = sys.middleman().publish(gate, static_cast<uint16_t>(port),
                                        any ? nullptr : host.c_str(), true);
   if (!bound) {
-    throw std::runtime_error("--scorer-listen " + listen + ": cannot listen: " +
-                             sys.render(bound.error()));
+    throw std::runtime_error("--scorer-listen " + listen +
+                             ": cannot listen: " + sys.render(bound.error()));
   }
   spdlog::info("scorer nodes: listening on {}:{}", any ? "0.0.0.0" : host, *bound);
   return *bound;
@@ -261,8 +261,8 @@ JobSummary SearchRuntime::run(const JobSpec& job_in, JobControl* control) {
   validate(job);
   warn_repeated_spectra_files(job);
   const uint64_t key = im.next_job++;
-  auto ctx = std::make_shared<JobContext>(key, job, control, &im.scorers,
-                                          &im.roster->remote_scorers());
+  auto ctx =
+      std::make_shared<JobContext>(key, job, control, &im.scorers, &im.roster->remote_scorers());
   caf::scoped_actor self{*im.sys};
   // The index build is compute: it may use every licensed core (the scorers wait for it).
   const int build_threads = std::max(1, std::min(im.licensed, usable_cores()));

@@ -111,9 +111,9 @@ struct JobSummary {
   std::string index_scope;
   double wall_seconds = 0.0;
   uint64_t peak_rss_bytes = 0;
-  std::map<std::string, StageStats> stages;         // "reader", "parser", "sorter", ...
+  std::map<std::string, StageStats> stages;             // "reader", "parser", "sorter", ...
   std::map<std::string, ScorerNodeStats> scorer_nodes;  // node name -> its share of the chunks
-  std::map<std::string, std::string> input_sha256;  // path -> checksum
+  std::map<std::string, std::string> input_sha256;      // path -> checksum
   std::vector<std::string> output_files;
   // What the user should know although the job succeeded, e.g. an input file with no
   // searchable spectrum: "BSA1.mzML: 0 of 612 spectra searchable (612 MS level 1)".

@@ -32,10 +32,10 @@ struct StageReport {
   std::map<std::string, std::string> spectra_skipped_first;  // see JobSummary
   std::map<std::string, std::string> input_sha256;           // path -> hex checksum
   uint64_t peptides_in_index = 0;
-  std::string index_cache;            // see JobSummary::index_cache
-  std::string fragment_index;         // see JobSummary::fragment_index
-  std::string index_scope;            // see JobSummary::index_scope
-  std::vector<std::string> warnings;  // see JobSummary::warnings
+  std::string index_cache;                              // see JobSummary::index_cache
+  std::string fragment_index;                           // see JobSummary::fragment_index
+  std::string index_scope;                              // see JobSummary::index_scope
+  std::vector<std::string> warnings;                    // see JobSummary::warnings
   std::map<std::string, ScorerNodeStats> scorer_nodes;  // splitter: see JobSummary
 };
 

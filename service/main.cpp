@@ -261,7 +261,8 @@ int main(int argc, char** argv) {
       ->required();
   sn->add_option("--scorers", node.scorers, "Scorers lent; 0 = usable cores")
       ->capture_default_str();
-  sn->add_option("--token", node.token, "The coordinator's --scorer-token (or IONFLOW_SCORER_TOKEN)")
+  sn->add_option("--token", node.token,
+                 "The coordinator's --scorer-token (or IONFLOW_SCORER_TOKEN)")
       ->envname("IONFLOW_SCORER_TOKEN");
   sn->add_option("--name", node.name, "This node's name in the coordinator (default HOST:PID)");
 

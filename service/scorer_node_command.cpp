@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <spdlog/spdlog.h>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <csignal>
@@ -128,8 +128,8 @@ int run_scorer_node_command(const ScorerNodeCommand& command) {
   options.stop = &g_stop;
   auto old_int = std::signal(SIGINT, on_stop_signal);
   auto old_term = std::signal(SIGTERM, on_stop_signal);
-  spdlog::info("scorer node {}: connecting to {} with {} scorer(s)", options.name,
-               command.connect, options.scorers);
+  spdlog::info("scorer node {}: connecting to {} with {} scorer(s)", options.name, command.connect,
+               options.scorers);
   const int rc = run_scorer_node(options);
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);

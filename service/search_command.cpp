@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "actors/search_runtime.hpp"
-#include "service/scorer_handshake.hpp"
 #include "service/job_message.hpp"
 #include "service/memory_budget.hpp"
 #include "service/progress_reporter.hpp"
+#include "service/scorer_handshake.hpp"
 #include "service/summary_report.hpp"
 
 namespace ionflow {

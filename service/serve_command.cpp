@@ -17,7 +17,6 @@
 #include <thread>
 
 #include "actors/search_runtime.hpp"
-#include "service/scorer_handshake.hpp"
 #include "service/http_api.hpp"
 #include "service/job_store.hpp"
 #include "service/memory_budget.hpp"
@@ -25,6 +24,7 @@
 #include "service/queue_consumer.hpp"
 #include "service/scheduler.hpp"
 #include "service/scorer_control.hpp"
+#include "service/scorer_handshake.hpp"
 
 namespace ionflow {
 

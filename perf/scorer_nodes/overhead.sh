@@ -44,10 +44,10 @@ PY
 }
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 for ((i = 1; i <= runs; ++i)); do
-  "$ionflow" search "$work/job.json" -q -o "$work/local$i" --scorers 2
+  "$ionflow" search "$work/job.json" -q -o "$work/local$i" --scorers 2 2>/dev/null
   echo "local  run $i: $(summary "$work/local$i/results.json")"
   "$ionflow" search "$work/job.json" -q -o "$work/remote$i" --scorers 1 \
-    --scorer-listen "127.0.0.1:$port" &
+    --scorer-listen "127.0.0.1:$port" 2>/dev/null &
   search=$!
   sleep 0.1
   "$ionflow" scorer-node --connect "127.0.0.1:$port" --scorers 1 --name node \

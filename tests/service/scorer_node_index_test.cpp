@@ -41,8 +41,8 @@ struct Coordinator {
 
 Coordinator coordinator(const std::vector<double>* query_masses_da) {
   const JobSpec job = spec();
-  LoadedDatabase loaded = load_database(job.fasta_path, job.search, query_masses_da != nullptr,
-                                        "", 1, nullptr);
+  LoadedDatabase loaded =
+      load_database(job.fasta_path, job.search, query_masses_da != nullptr, "", 1, nullptr);
   Coordinator c;
   c.index = loaded.index;
   if (!c.index) {

@@ -106,9 +106,9 @@ class ScorerNodesTest : public ::testing::Test {
 
   std::unique_ptr<IonflowProcess> start_node(const std::string& name,
                                              std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"scorer-node", "--connect",
-                                     "127.0.0.1:" + std::to_string(scorer_port_), "--scorers",
-                                     "1", "--name", name};
+    std::vector<std::string> args = {
+        "scorer-node", "--connect", "127.0.0.1:" + std::to_string(scorer_port_), "--scorers", "1",
+        "--name",      name};
     args.insert(args.end(), extra.begin(), extra.end());
     return std::make_unique<IonflowProcess>(dir_->path() / (name + ".log"), args);
   }
@@ -230,18 +230,19 @@ TEST_F(ScorerNodesTest, AWrongTokenIsRefusedOnBothSides) {
   ASSERT_NO_FATAL_FAILURE(start_serve({"--scorer-token", "s3cret"}));
   auto node = start_node("mallory", {"--token", "guess"});
   EXPECT_EQ(node->wait_exit(std::chrono::seconds(30)), 1) << node->log();
-  EXPECT_THAT(node->log(), HasSubstr("refused by the coordinator 127.0.0.1:" +
-                                     std::to_string(scorer_port_) +
-                                     ": scorer node mallory: wrong token"));
-  EXPECT_THAT(serve_->log(), HasSubstr("scorer node mallory refused: scorer node mallory: wrong token"));
+  EXPECT_THAT(node->log(),
+              HasSubstr("refused by the coordinator 127.0.0.1:" + std::to_string(scorer_port_) +
+                        ": scorer node mallory: wrong token"));
+  EXPECT_THAT(serve_->log(),
+              HasSubstr("scorer node mallory refused: scorer node mallory: wrong token"));
   EXPECT_EQ(scorers().find("nodes")->as_array().size(), 0u);
   EXPECT_EQ(scorers().find("scorers")->as_integer(), 1);
 }
 
 TEST_F(ScorerNodesTest, ListeningBeyondLoopbackNeedsAToken) {
-  auto [rc, text] = run_command(kIonflow + " serve --data-dir " + (dir_->path() / "s").string() +
-                                " --scorer-listen 0.0.0.0:" + std::to_string(scorer_port_) +
-                                " 2>&1");
+  auto [rc, text] =
+      run_command(kIonflow + " serve --data-dir " + (dir_->path() / "s").string() +
+                  " --scorer-listen 0.0.0.0:" + std::to_string(scorer_port_) + " 2>&1");
   EXPECT_EQ(rc, 2);
   EXPECT_THAT(text, HasSubstr("--scorer-listen 0.0.0.0:" + std::to_string(scorer_port_) +
                               ": listening beyond loopback needs a token"));

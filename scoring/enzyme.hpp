@@ -61,8 +61,9 @@ class Enzyme {
     const auto before = static_cast<unsigned char>(sequence[i - 1]);
     const auto after = static_cast<unsigned char>(sequence[i]);
     // `&` rather than `&&`: no branch on the residues (digest() compacts sites branch-free).
-    if (c_terminal_) return cleave_[before] & !restrict_[after];
-    return cleave_[after] & !restrict_[before];
+    const unsigned site = c_terminal_ ? cleave_[before] : cleave_[after];
+    const unsigned restricted = c_terminal_ ? restrict_[after] : restrict_[before];
+    return (site & (restricted ^ 1u)) != 0;
   }
 
  private:

@@ -90,6 +90,90 @@ void deisotope(std::vector<RawPeak>& peaks, const Tolerance& fragment_tolerance)
   peaks.resize(out);
 }
 
+// The peaks with finite, positive m/z and intensity.
+std::vector<RawPeak> usable_peaks(const RawSpectrum& spectrum) {
+  const size_t n = std::min(spectrum.mz.size(), spectrum.intensity.size());
+  std::vector<RawPeak> peaks;
+  peaks.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const double mz = spectrum.mz[i];
+    const double intensity = spectrum.intensity[i];
+    if (std::isfinite(mz) && std::isfinite(intensity) && intensity > 0.0 && mz > 0.0) {
+      peaks.push_back({mz, intensity});
+    }
+  }
+  return peaks;
+}
+
+// Peak lists are nearly always stored in ascending m/z: strictly ascending peaks have one sorted
+// order (themselves), so the sort is skipped for them with the same result.
+void sort_by_mz(std::vector<RawPeak>& peaks) {
+  const bool strictly_ascending =
+      std::adjacent_find(peaks.begin(), peaks.end(), [](const RawPeak& a, const RawPeak& b) {
+        return !(a.mz < b.mz);
+      }) == peaks.end();
+  if (strictly_ascending) return;
+  std::sort(peaks.begin(), peaks.end(),
+            [](const RawPeak& a, const RawPeak& b) { return a.mz < b.mz; });
+}
+
+// Keeps the `keep` most intense peaks, ties at the lowest m/z, in m/z order: the threshold
+// intensity is the keep-th largest; then one pass in m/z order keeps every peak above it and the
+// first peaks at it. (The same set as selecting on (intensity desc, m/z asc) and sorting it again
+// by m/z, without the sort.)
+void keep_most_intense(std::vector<RawPeak>& peaks, size_t keep) {
+  if (peaks.size() <= keep) return;
+  if (keep == 0) {
+    peaks.clear();
+    return;
+  }
+  thread_local std::vector<double> intensities;
+  intensities.clear();
+  for (const RawPeak& p : peaks) intensities.push_back(p.intensity);
+  std::nth_element(intensities.begin(), intensities.begin() + (keep - 1), intensities.end(),
+                   std::greater<double>());
+  const double threshold = intensities[keep - 1];
+  size_t above = 0;
+  for (const RawPeak& p : peaks) above += p.intensity > threshold ? 1 : 0;
+  size_t ties_left = keep - above;
+  size_t kept = 0;
+  for (const RawPeak& p : peaks) {
+    if (p.intensity > threshold || (p.intensity == threshold && ties_left > 0 && ties_left--)) {
+      peaks[kept++] = p;
+    }
+  }
+  peaks.resize(kept);
+}
+
+// The peaks as floats, intensities normalised to the most intense peak.
+std::vector<Peak> normalised_peaks(const std::vector<RawPeak>& peaks) {
+  double max_intensity = 0.0;
+  for (const RawPeak& p : peaks) max_intensity = std::max(max_intensity, p.intensity);
+  std::vector<Peak> prepared;
+  prepared.reserve(peaks.size());
+  for (const RawPeak& p : peaks) {
+    prepared.push_back({static_cast<float>(p.mz),
+                        static_cast<float>(normalised_intensity(p.intensity, max_intensity))});
+  }
+  return prepared;
+}
+
+Query query_for_charge(const RawSpectrum& spectrum, const std::vector<Peak>& peaks, int charge,
+                       bool charge_from_file) {
+  Query q;
+  q.file_index = spectrum.file_index;
+  q.spectrum_index = spectrum.spectrum_index;
+  q.native_id = spectrum.native_id;
+  q.scan = spectrum.scan;
+  q.rt_seconds = spectrum.rt_seconds;
+  q.precursor_mz = spectrum.precursor_mz;
+  q.charge = charge;
+  q.charge_from_file = charge_from_file;
+  q.neutral_mass = mass::neutral_from_mz(spectrum.precursor_mz, charge);
+  q.peaks = peaks;
+  return q;
+}
+
 }  // namespace
 
 PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParameters& params) {
@@ -115,84 +199,21 @@ PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParam
     return result;
   }
 
-  const size_t n = std::min(spectrum.mz.size(), spectrum.intensity.size());
-  std::vector<RawPeak> peaks;
-  peaks.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    const double mz = spectrum.mz[i];
-    const double intensity = spectrum.intensity[i];
-    if (std::isfinite(mz) && std::isfinite(intensity) && intensity > 0.0 && mz > 0.0) {
-      peaks.push_back({mz, intensity});
-    }
-  }
+  std::vector<RawPeak> peaks = usable_peaks(spectrum);
   if (params.remove_precursor_peak) {
     remove_precursor_peaks(peaks, spectrum.precursor_mz, charges, params.fragment_tolerance);
   }
-  // Peak lists are nearly always stored in ascending m/z: strictly ascending peaks have one
-  // sorted order (themselves), so the sort is skipped for them with the same result.
-  const auto by_mz = [](const RawPeak& a, const RawPeak& b) { return a.mz < b.mz; };
-  const bool strictly_ascending =
-      std::adjacent_find(peaks.begin(), peaks.end(), [](const RawPeak& a, const RawPeak& b) {
-        return !(a.mz < b.mz);
-      }) == peaks.end();
-  if (!strictly_ascending) std::sort(peaks.begin(), peaks.end(), by_mz);
+  sort_by_mz(peaks);
   if (params.deisotope) deisotope(peaks, params.fragment_tolerance);
-
-  const size_t keep = static_cast<size_t>(std::max(0, params.max_peaks));
-  if (peaks.size() > keep) {
-    // The `keep` most intense peaks, ties at the lowest m/z, kept in m/z order: the threshold
-    // intensity is the keep-th largest; then one pass in m/z order keeps every peak above it
-    // and the first peaks at it. (The same set as selecting on (intensity desc, m/z asc) and
-    // sorting it again by m/z, without the sort.)
-    thread_local std::vector<double> intensities;
-    intensities.clear();
-    for (const RawPeak& p : peaks) intensities.push_back(p.intensity);
-    if (keep == 0) {
-      peaks.clear();
-    } else {
-      std::nth_element(intensities.begin(), intensities.begin() + (keep - 1), intensities.end(),
-                       std::greater<double>());
-      const double threshold = intensities[keep - 1];
-      size_t above = 0;
-      for (const RawPeak& p : peaks) above += p.intensity > threshold ? 1 : 0;
-      size_t ties_left = keep - above;
-      size_t kept = 0;
-      for (const RawPeak& p : peaks) {
-        if (p.intensity > threshold || (p.intensity == threshold && ties_left > 0 && ties_left--)) {
-          peaks[kept++] = p;
-        }
-      }
-      peaks.resize(kept);
-    }
-  }
+  keep_most_intense(peaks, static_cast<size_t>(std::max(0, params.max_peaks)));
   if (peaks.empty() || peaks.size() < static_cast<size_t>(std::max(1, params.min_peaks))) {
     result.skip_reason = "too few peaks";
     return result;
   }
-
-  double max_intensity = 0.0;
-  for (const RawPeak& p : peaks) max_intensity = std::max(max_intensity, p.intensity);
-  std::vector<Peak> prepared;
-  prepared.reserve(peaks.size());
-  for (const RawPeak& p : peaks) {
-    prepared.push_back({static_cast<float>(p.mz),
-                        static_cast<float>(normalised_intensity(p.intensity, max_intensity))});
-  }
-
+  const std::vector<Peak> prepared = normalised_peaks(peaks);
   result.queries.reserve(charges.size());
   for (int z : charges) {
-    Query q;
-    q.file_index = spectrum.file_index;
-    q.spectrum_index = spectrum.spectrum_index;
-    q.native_id = spectrum.native_id;
-    q.scan = spectrum.scan;
-    q.rt_seconds = spectrum.rt_seconds;
-    q.precursor_mz = spectrum.precursor_mz;
-    q.charge = z;
-    q.charge_from_file = charge_from_file;
-    q.neutral_mass = mass::neutral_from_mz(spectrum.precursor_mz, z);
-    q.peaks = prepared;
-    result.queries.push_back(std::move(q));
+    result.queries.push_back(query_for_charge(spectrum, prepared, z, charge_from_file));
   }
   return result;
 }

@@ -31,9 +31,15 @@
 #include <vector>
 
 #include "scoring/edit_distance.hpp"
+#include "scoring/unimod_title_index.hpp"
 
 namespace ionflow {
 namespace {
+
+using unimod_detail::lower;
+using unimod_detail::ModSpan;
+using unimod_detail::scan_titles;
+using unimod_detail::TitleIndex;
 
 struct Entry {
   std::string title;
@@ -43,12 +49,6 @@ struct Entry {
   std::string bad_mono_mass;  // <umod:delta mono_mass> when it is not a number (or missing)
   std::vector<UnimodChoice::Site> sites;  // <umod:specificity site position hidden>, file order
 };
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -152,266 +152,6 @@ std::string parse_xml(std::string_view text, std::vector<Entry>& entries,
   }
   XML_ParserFree(xml);
   return error;
-}
-
-bool is_xml_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-// A byte loop rather than memcmp: the scan calls it at every '<' (~37k in unimod.xml) and most
-// calls differ at the first or second byte.
-bool starts_with(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    if (s[i] != prefix[i]) return false;
-  }
-  return true;
-}
-
-// Appends code point `cp` as UTF-8; false if it is not an XML 1.0 Char (section 2.2).
-bool append_utf8(uint32_t cp, std::string& out) {
-  const bool is_char = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
-                       (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
-  if (!is_char) return false;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return true;
-}
-
-// An attribute value as expat reports it without a DTD (XML 1.0 section 3.3.3): the predefined
-// entities &lt; &gt; &amp; &quot; &apos;, character references (&#62; &#x3E;), and a literal
-// tab, newline or carriage return (CR LF counted once) as a space. False for what only a full
-// parser can answer (another entity, a bad reference, a '<'): the title index then stops there.
-bool decode_attribute(std::string_view raw, std::string& out) {
-  out.clear();
-  for (size_t i = 0; i < raw.size(); ++i) {
-    const char c = raw[i];
-    if (c == '<') return false;
-    if (c == '\r') {
-      if (i + 1 < raw.size() && raw[i + 1] == '\n') ++i;
-      out += ' ';
-    } else if (c == '\t' || c == '\n') {
-      out += ' ';
-    } else if (c != '&') {
-      out += c;
-    } else {
-      const size_t semi = raw.find(';', i + 1);
-      if (semi == std::string_view::npos) return false;
-      const std::string_view ref = raw.substr(i + 1, semi - i - 1);
-      i = semi;
-      if (ref == "lt") {
-        out += '<';
-      } else if (ref == "gt") {
-        out += '>';
-      } else if (ref == "amp") {
-        out += '&';
-      } else if (ref == "quot") {
-        out += '"';
-      } else if (ref == "apos") {
-        out += '\'';
-      } else if (ref.size() >= 2 && ref[0] == '#') {
-        const bool hex = ref[1] == 'x';
-        const std::string_view digits = ref.substr(hex ? 2 : 1);
-        uint32_t cp = 0;
-        const auto [ptr, ec] =
-            std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
-        if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() ||
-            !append_utf8(cp, out)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
-// Bytes [begin, end) of one <umod:mod ...>...</umod:mod> element; end 0 while (or if never)
-// closed.
-struct ModSpan {
-  size_t begin = 0;
-  size_t end = 0;
-};
-
-// The title index built by a raw text scan: lower-cased decoded title -> span of the first
-// <umod:mod> element with that title, in document order (the full parse's precedence). The scan
-// walks the markup ('<' cannot occur in character data or attribute values), skips comments,
-// CDATA sections and processing instructions, and stops at the first start tag or title it
-// cannot read: later elements are left to the full parse. A DOCTYPE (which may declare entities
-// or default attributes) or a declared encoding other than UTF-8/ASCII empties the index.
-struct TitleIndex {
-  std::unordered_map<std::string, ModSpan> spans;
-  size_t start_tags = 0;  // <umod:mod> start tags seen
-  // The scan read every tag to the root element's end tag, followed only by white space,
-  // comments and processing instructions. False for a truncated file (and for one the scan
-  // stopped early in): the constructor then parses the whole file at once.
-  bool complete = false;
-};
-
-// The name of the start or end tag at `tag` ("<name ...>" or "</name>"): up to white space,
-// '>' or '/'.
-std::string_view tag_name(std::string_view tag) {
-  size_t i = tag.size() > 1 && tag[1] == '/' ? 2 : 1;
-  const size_t begin = i;
-  while (i < tag.size() && !is_xml_space(tag[i]) && tag[i] != '>' && tag[i] != '/') ++i;
-  return tag.substr(begin, i - begin);
-}
-
-// True if `tail` is only white space, comments and processing instructions (XML 1.0 section
-// 2.1: the Misc that may follow the root element).
-bool only_misc(std::string_view tail) {
-  size_t i = 0;
-  while (i < tail.size()) {
-    if (is_xml_space(tail[i])) {
-      ++i;
-    } else if (starts_with(tail.substr(i), "<!--")) {
-      const size_t close = tail.find("-->", i + 4);
-      if (close == std::string_view::npos) return false;
-      i = close + 3;
-    } else if (starts_with(tail.substr(i), "<?")) {
-      const size_t close = tail.find("?>", i + 2);
-      if (close == std::string_view::npos) return false;
-      i = close + 2;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-TitleIndex scan_titles(std::string_view xml) {
-  constexpr std::string_view kStart = "<umod:mod";
-  constexpr std::string_view kEnd = "</umod:mod";
-  constexpr size_t npos = std::string_view::npos;
-  TitleIndex index;
-  ModSpan* open = nullptr;  // the element being read, if it is the first with its title
-  bool in_mod = false;
-  std::string title;
-  std::string_view root;  // the root element's name, from the first start tag
-  size_t root_end = 0;    // just past the root element's end tag, once seen
-  size_t pos = 0;
-  bool stopped = true;  // left the loop by a break
-  while (true) {
-    if ((pos = xml.find('<', pos)) == npos) {
-      stopped = false;
-      break;
-    }
-    const std::string_view rest = xml.substr(pos);
-    if (starts_with(rest, "<!--")) {
-      pos = xml.find("-->", pos + 4);
-      if (pos == npos) break;
-      pos += 3;
-    } else if (starts_with(rest, "<![CDATA[")) {
-      pos = xml.find("]]>", pos + 9);
-      if (pos == npos) break;
-      pos += 3;
-    } else if (starts_with(rest, "<?")) {
-      const size_t close = xml.find("?>", pos + 2);
-      if (close == npos) break;
-      const std::string_view pi = xml.substr(pos, close - pos);
-      if (starts_with(pi, "<?xml") && pi.size() > 5 && is_xml_space(pi[5])) {
-        if (const size_t e = pi.find("encoding"); e != npos) {
-          const size_t q = pi.find_first_of("\"'", e);
-          const size_t q_end = q == npos ? npos : pi.find(pi[q], q + 1);
-          const std::string encoding =
-              q_end == npos ? std::string() : lower(pi.substr(q + 1, q_end - q - 1));
-          if (encoding != "utf-8" && encoding != "us-ascii") return TitleIndex{};
-        }
-      }
-      pos = close + 2;
-    } else if (starts_with(rest, "<!")) {
-      return TitleIndex{};  // a DOCTYPE
-    } else if (starts_with(rest, kStart) && rest.size() > kStart.size() &&
-               (is_xml_space(rest[kStart.size()]) || rest[kStart.size()] == '>' ||
-                rest[kStart.size()] == '/')) {
-      if (in_mod) break;  // nested <umod:mod>: leave it to the full parse
-      if (root.empty()) root = kStart.substr(1);
-      ++index.start_tags;
-      // Attributes: name = "value" or 'value' (a value may hold '>'), up to '>' or "/>".
-      size_t i = pos + kStart.size();
-      std::optional<std::string_view> raw_title;
-      size_t tag_end = npos;
-      bool self_closing = false;
-      while (i < xml.size()) {
-        while (i < xml.size() && is_xml_space(xml[i])) ++i;
-        if (i < xml.size() && xml[i] == '>') {
-          tag_end = i + 1;
-          break;
-        }
-        if (starts_with(xml.substr(i), "/>")) {
-          tag_end = i + 2;
-          self_closing = true;
-          break;
-        }
-        const size_t name_begin = i;
-        while (i < xml.size() && !is_xml_space(xml[i]) && xml[i] != '=' && xml[i] != '>' &&
-               xml[i] != '/') {
-          ++i;
-        }
-        const std::string_view name = xml.substr(name_begin, i - name_begin);
-        while (i < xml.size() && is_xml_space(xml[i])) ++i;
-        if (name.empty() || i >= xml.size() || xml[i] != '=') break;
-        ++i;
-        while (i < xml.size() && is_xml_space(xml[i])) ++i;
-        if (i >= xml.size() || (xml[i] != '"' && xml[i] != '\'')) break;
-        const size_t close = xml.find(xml[i], i + 1);
-        if (close == npos) break;
-        if (name == "title" && !raw_title) raw_title = xml.substr(i + 1, close - i - 1);
-        i = close + 1;
-      }
-      if (tag_end == npos) break;  // a start tag it cannot read (or a truncated file)
-      if (!raw_title) {
-        title.clear();  // the full parse gives such an entry an empty title
-      } else if (!decode_attribute(*raw_title, title)) {
-        break;
-      }
-      const auto [it, inserted] = index.spans.emplace(lower(title), ModSpan{pos, 0});
-      open = inserted ? &it->second : nullptr;
-      if (self_closing) {
-        if (open != nullptr) open->end = tag_end;
-      } else {
-        in_mod = true;
-      }
-      pos = tag_end;
-    } else if (starts_with(rest, kEnd) && rest.size() > kEnd.size() &&
-               (is_xml_space(rest[kEnd.size()]) || rest[kEnd.size()] == '>')) {
-      size_t i = pos + kEnd.size();
-      while (i < xml.size() && is_xml_space(xml[i])) ++i;
-      if (!in_mod || i >= xml.size() || xml[i] != '>') break;
-      if (open != nullptr) open->end = i + 1;
-      in_mod = false;
-      pos = i + 1;
-    } else {
-      // Any other tag: only the root's name and end tag matter (for `complete`).
-      if (rest.size() > 1 && rest[1] == '/') {
-        const std::string_view name = tag_name(rest);
-        if (!root.empty() && name == root) {
-          size_t i = pos + 2 + name.size();
-          while (i < xml.size() && is_xml_space(xml[i])) ++i;
-          if (i < xml.size() && xml[i] == '>') root_end = i + 1;
-        }
-      } else if (root.empty()) {
-        root = tag_name(rest);
-      }
-      ++pos;
-    }
-  }
-  index.complete = !stopped && !in_mod && root_end != 0 && only_misc(xml.substr(root_end));
-  return index;
 }
 
 // Whether a Unimod <umod:specificity position> is one where a modification at `position` sits:

@@ -42,6 +42,8 @@ for name in "${targets[@]}"; do
   dict=""
   case "$name" in
     mzml_*) seeds=mzml dict=xml.dict ;;
+    mzxml_*) seeds=mzxml dict=xml.dict ;;
+    ms2_*) seeds=ms2 dict=ms2.dict ;;
     mgf_*) dict=mgf.dict ;;
     xml_*) dict=xml.dict ;;
     fasta_*) dict=fasta.dict ;;

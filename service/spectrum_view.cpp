@@ -62,13 +62,13 @@ JsonValue peaks_json(const std::vector<double>& mz, const std::vector<double>& i
   return o;
 }
 
-}  // namespace
-
-JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
+// The PSM's spectrum read again from its input file.
+RawSpectrum read_psm_spectrum(const JobSpec& spec, const PsmIdentity& psm) {
   const std::string path = input_path(spec, psm.filename);
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
+  if (!std::filesystem::exists(path, ec)) {
     throw SpectrumViewError(410, "input file is gone: " + path);
+  }
   std::optional<RawSpectrum> raw;
   try {
     raw = find_spectrum(path, psm.scannr);
@@ -76,94 +76,89 @@ JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
     throw SpectrumViewError(422, e.what());
   }
   if (!raw) throw SpectrumViewError(404, psm.filename + " has no MS2 spectrum " + psm.scannr);
-  const SearchParameters& params = spec.search;
-  const PreparedSpectrum prepared = prepare_spectrum(*raw, params);
+  return std::move(*raw);
+}
+
+// The query the search made of the spectrum at the PSM's charge.
+const Query& searched_query(const PreparedSpectrum& prepared, const PsmIdentity& psm) {
   const Query* query = nullptr;
   for (const Query& q : prepared.queries) {
     if (q.charge == psm.charge) query = &q;
   }
-  if (!query) {
-    throw SpectrumViewError(
-        422, "spectrum " + psm.scannr + " was not searched at charge " +
-                 std::to_string(psm.charge) +
-                 (prepared.skip_reason.empty() ? "" : " (" + prepared.skip_reason + ")"));
-  }
-  ParsedProforma peptide;
+  if (query) return *query;
+  throw SpectrumViewError(
+      422, "spectrum " + psm.scannr + " was not searched at charge " + std::to_string(psm.charge) +
+               (prepared.skip_reason.empty() ? "" : " (" + prepared.skip_reason + ")"));
+}
+
+// The PSM's peptide with its modifications resolved against the job's, and them as JSON.
+struct PeptideView {
+  ParsedProforma proforma;
+  std::vector<Modification> modifications;
+  std::vector<PlacedModification> placed;  // into `modifications`
+  JsonValue modifications_json = JsonValue::array();
+};
+
+PeptideView peptide_view(const SearchParameters& params, const std::string& proforma) {
+  PeptideView v;
   try {
-    peptide = parse_proforma(psm.peptide);
+    v.proforma = parse_proforma(proforma);
   } catch (const std::invalid_argument& e) {
     throw SpectrumViewError(422, e.what());
   }
-  const int length = static_cast<int>(peptide.sequence.size());
-  std::vector<Modification> modifications;
-  std::vector<PlacedModification> placed;
-  JsonValue mods = JsonValue::array();
-  for (const ProformaTag& t : peptide.tags) {
-    const char residue =
-        t.position >= 0 && t.position < length ? peptide.sequence[t.position] : '\0';
-    modifications.push_back(modification_for(params, t.tag, residue));
-    placed.push_back(
-        {static_cast<int16_t>(t.position), static_cast<uint16_t>(modifications.size() - 1)});
+  const std::string& sequence = v.proforma.sequence;
+  const int length = static_cast<int>(sequence.size());
+  for (const ProformaTag& t : v.proforma.tags) {
+    const char residue = t.position >= 0 && t.position < length ? sequence[t.position] : '\0';
+    v.modifications.push_back(modification_for(params, t.tag, residue));
+    v.placed.push_back(
+        {static_cast<int16_t>(t.position), static_cast<uint16_t>(v.modifications.size() - 1)});
     JsonValue m = JsonValue::object();
     m.set("position", t.position);
     m.set("residue", residue ? std::string(1, residue) : std::string());
     m.set("tag", t.tag);
-    m.set("name", modifications.back().name);
-    m.set("mass_delta_da", modifications.back().mass_delta_da);
-    mods.push_back(std::move(m));
+    m.set("name", v.modifications.back().name);
+    m.set("mass_delta_da", v.modifications.back().mass_delta_da);
+    v.modifications_json.push_back(std::move(m));
   }
-  Peptide view;
-  view.sequence = peptide.sequence;
-  view.modifications = placed;
-  ModifiedResidues residues;
-  modified_residue_masses(view, modifications, residues);
-  const IonTypes types = IonTypes::parse(params.ion_types);
-  const int fragment_charge = fragment_charge_limit(query->charge, params.max_fragment_charge);
-  std::vector<Fragment> fragments;
-  fragment_ions(residues, types, fragment_charge, fragments);
-  // The hyperscore matches the 50 most intense prepared peaks (kHyperscorePeaks); so does this.
-  std::vector<Peak> scored;
-  select_hyperscore_peaks(query->peaks, scored);
-  const std::vector<FragmentMatch> matches =
-      annotate_fragments(scored, fragments, params.fragment_tolerance);
+  return v;
+}
 
-  JsonValue o = JsonValue::object();
-  o.set("psm_id", psm.psm_id);
-  o.set("filename", psm.filename);
-  o.set("scannr", psm.scannr);
-  o.set("scan", raw->scan);
-  o.set("rt_seconds", raw->rt_seconds);
-  o.set("precursor_mz", raw->precursor_mz);
-  o.set("charge", psm.charge);
-  o.set("peptide", psm.peptide);
-  o.set("sequence", peptide.sequence);
-  o.set("modifications", std::move(mods));
-  o.set("ion_types", params.ion_types);
-  o.set("fragment_charge", fragment_charge);
+JsonValue tolerance_json(const Tolerance& t) {
   JsonValue tol = JsonValue::object();
-  tol.set("unit", params.fragment_tolerance.unit == Tolerance::Unit::kDa ? "da" : "ppm");
-  tol.set("lower", params.fragment_tolerance.lower);
-  tol.set("upper", params.fragment_tolerance.upper);
-  o.set("fragment_tolerance", std::move(tol));
+  tol.set("unit", t.unit == Tolerance::Unit::kDa ? "da" : "ppm");
+  tol.set("lower", t.lower);
+  tol.set("upper", t.upper);
+  return tol;
+}
+
+// The measured peaks in m/z order, intensities in % of the base peak, zero-intensity peaks left
+// out.
+JsonValue measured_peaks_json(const RawSpectrum& raw) {
   double base = 0;
-  for (float y : raw->intensity) base = std::max(base, static_cast<double>(y));
-  std::vector<size_t> order(raw->mz.size());
+  for (float y : raw.intensity) base = std::max(base, static_cast<double>(y));
+  std::vector<size_t> order(raw.mz.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return raw->mz[a] < raw->mz[b]; });
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return raw.mz[a] < raw.mz[b]; });
   std::vector<double> mz, intensity;
   for (size_t i : order) {
-    if (!(raw->intensity[i] > 0)) continue;
-    mz.push_back(raw->mz[i]);
-    intensity.push_back(base > 0 ? 100.0 * raw->intensity[i] / base : 0.0);
+    if (!(raw.intensity[i] > 0)) continue;
+    mz.push_back(raw.mz[i]);
+    intensity.push_back(base > 0 ? 100.0 * raw.intensity[i] / base : 0.0);
   }
-  o.set("peaks", peaks_json(mz, intensity));
-  mz.clear(), intensity.clear();
-  for (const Peak& p : query->peaks) mz.push_back(p.mz), intensity.push_back(p.intensity);
-  o.set("prepared_peaks", peaks_json(mz, intensity));
-  mz.clear(), intensity.clear();
-  for (const Peak& p : scored) mz.push_back(p.mz), intensity.push_back(p.intensity);
-  o.set("scored_peaks", peaks_json(mz, intensity));
+  return peaks_json(mz, intensity);
+}
+
+JsonValue peaks_json(const std::vector<Peak>& peaks) {
+  std::vector<double> mz, intensity;
+  for (const Peak& p : peaks) mz.push_back(p.mz), intensity.push_back(p.intensity);
+  return peaks_json(mz, intensity);
+}
+
+// Every theoretical fragment ion; those matched (annotate_fragments, in fragment order) with the
+// peak they match and the error.
+JsonValue ions_json(const std::vector<Fragment>& fragments,
+                    const std::vector<FragmentMatch>& matches, const std::vector<Peak>& scored) {
   JsonValue ions = JsonValue::array();
   size_t next = 0;
   for (const Fragment& f : fragments) {
@@ -190,7 +185,50 @@ JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
     }
     ions.push_back(std::move(ion));
   }
-  o.set("ions", std::move(ions));
+  return ions;
+}
+
+}  // namespace
+
+JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
+  const RawSpectrum raw = read_psm_spectrum(spec, psm);
+  const SearchParameters& params = spec.search;
+  const PreparedSpectrum prepared = prepare_spectrum(raw, params);
+  const Query& query = searched_query(prepared, psm);
+  PeptideView view = peptide_view(params, psm.peptide);
+  Peptide peptide;  // views into `view`, which stays in place from here on
+  peptide.sequence = view.proforma.sequence;
+  peptide.modifications = view.placed;
+  ModifiedResidues residues;
+  modified_residue_masses(peptide, view.modifications, residues);
+  const IonTypes types = IonTypes::parse(params.ion_types);
+  const int fragment_charge = fragment_charge_limit(query.charge, params.max_fragment_charge);
+  std::vector<Fragment> fragments;
+  fragment_ions(residues, types, fragment_charge, fragments);
+  // The hyperscore matches the 50 most intense prepared peaks (kHyperscorePeaks); so does this.
+  std::vector<Peak> scored;
+  select_hyperscore_peaks(query.peaks, scored);
+  const std::vector<FragmentMatch> matches =
+      annotate_fragments(scored, fragments, params.fragment_tolerance);
+
+  JsonValue o = JsonValue::object();
+  o.set("psm_id", psm.psm_id);
+  o.set("filename", psm.filename);
+  o.set("scannr", psm.scannr);
+  o.set("scan", raw.scan);
+  o.set("rt_seconds", raw.rt_seconds);
+  o.set("precursor_mz", raw.precursor_mz);
+  o.set("charge", psm.charge);
+  o.set("peptide", psm.peptide);
+  o.set("sequence", view.proforma.sequence);
+  o.set("modifications", std::move(view.modifications_json));
+  o.set("ion_types", params.ion_types);
+  o.set("fragment_charge", fragment_charge);
+  o.set("fragment_tolerance", tolerance_json(params.fragment_tolerance));
+  o.set("peaks", measured_peaks_json(raw));
+  o.set("prepared_peaks", peaks_json(query.peaks));
+  o.set("scored_peaks", peaks_json(scored));
+  o.set("ions", ions_json(fragments, matches, scored));
   o.set("matched_peaks", static_cast<uint64_t>(matches.size()));
   return o;
 }

@@ -87,7 +87,9 @@ TEST_F(StalledClients, TwoHundredStalledConnectionsLeaveTheApiAnsweringAndAreClo
       int fd = connect_from(source, server_.port());
       ASSERT_GE(fd, 0) << source << ": " << std::strerror(errno);
       // Half send nothing, half stop inside the request line.
-      if (i % 2 == 1) ASSERT_EQ(::send(fd, "GET /v1/hea", 11, MSG_NOSIGNAL), 11);
+      if (i % 2 == 1) {
+        ASSERT_EQ(::send(fd, "GET /v1/hea", 11, MSG_NOSIGNAL), 11);
+      }
       fds_.push_back(fd);
     }
   }

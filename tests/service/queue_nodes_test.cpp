@@ -332,8 +332,10 @@ TEST_F(QueueNodesTest, BadEntriesFailNamingTheFieldAndTooManyDeliveriesFail) {
 }
 
 TEST_F(QueueNodesTest, CancelOverTheQueueStopsTheJobWhereItRuns) {
-  ServeProcess& a = start_node("nodeA", 10);
-  const std::string id = submit(write_job("medium.json", medium_job()));
+  // Claim idle 2 s: the node checks for cancels every 500 ms. The job is long (ten runs of each
+  // BSA file) so that it is still running when the cancel arrives, even on a fast machine.
+  ServeProcess& a = start_node("nodeA", 2);
+  const std::string id = submit(write_job("long.json", long_job(10)));
   wait_state(id, {"running"}, std::chrono::seconds(30));
   auto [rc, out] = run_command(kIonflow + " cancel " + id + " --server " + url_);
   EXPECT_EQ(rc, 0);

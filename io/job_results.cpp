@@ -203,7 +203,8 @@ std::string job_summary_json_text(const JobSummary& s, const std::string& in) {
       << ", \"queries\": " << n.queries << ", \"busy_seconds\": " << num(n.busy_seconds) << "}";
     first = false;
   }
-  j << (first ? "" : "\n" + std::string(in) + "  ") << "}\n" << in << "}";
+  if (!first) j << "\n" << in << "  ";
+  j << "}\n" << in << "}";
   return j.str();
 }
 

@@ -78,7 +78,7 @@ class ScorerPoolTest : public ::testing::Test {
     scoring->params = ecoli().params;
     scoring->before_score = std::move(hook);
     registry_->add(kJob, scoring);
-    pool_ = spawn_scorer_pool(sys_, registry_, scorers);
+    pool_ = spawn_scorer_pool(sys_, registry_, std::make_shared<ScorerRoster>(), scorers, 0);
   }
 
   // Sends all queries in chunks of `chunk_size` at once (no request: replies come as messages);

@@ -138,6 +138,8 @@ class ScorerNodesTest : public ::testing::Test {
   }
 
   // A job of `copies` x BSA1-3 in chunks of 50 queries, written to a file for `ionflow search`.
+  // Five copies (15,590 queries) score for ~3 s on one scorer: a node needs ~1-1.5 s to
+  // rebuild the index before its first chunk, so shorter jobs can end before it takes any.
   std::string write_job(int copies, const fs::path& path) {
     JsonValue job = parse_json(long_job(copies));
     job.set("chunk_size", 50);
@@ -172,7 +174,7 @@ TEST_F(ScorerNodesTest, ANodeJoinsTakesChunksAndResultsAreIdentical) {
   EXPECT_EQ(listed.find("scorers")->as_integer(), 1);
 
   const fs::path job_path = dir_->path() / "job.json";
-  const std::string id = submit(*client_, write_job(1, job_path));
+  const std::string id = submit(*client_, write_job(5, job_path));
   ASSERT_EQ(wait_for_end(*client_, id), "done") << serve_->log();
   EXPECT_EQ(read_file(serve_->job_directory(id) / "results.tsv"), reference_tsv(job_path));
 
@@ -201,7 +203,7 @@ TEST_F(ScorerNodesTest, KillingTheNodeMidJobLeavesIdenticalResults) {
   auto node = start_node("beta");
   ASSERT_TRUE(wait_for_nodes(1)) << serve_->log() << node->log();
   const fs::path job_path = dir_->path() / "job.json";
-  const std::string id = submit(*client_, write_job(2, job_path));
+  const std::string id = submit(*client_, write_job(5, job_path));
   // Kill it once it has scored a few chunks, while the job still runs.
   for (int i = 0; i < 3000 && first_node_chunks() < 3; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -250,7 +252,7 @@ TEST_F(ScorerNodesTest, ListeningBeyondLoopbackNeedsAToken) {
 
 TEST_F(ScorerNodesTest, SearchTakesANodeThatJoinsMidJob) {
   const fs::path job_path = dir_->path() / "job.json";
-  write_job(2, job_path);
+  write_job(5, job_path);
   const fs::path out = dir_->path() / "with_node";
   IonflowProcess search(dir_->path() / "search.log",
                         {"search", job_path.string(), "-o", out.string(), "--scorers", "1",

@@ -173,7 +173,7 @@ TEST(JobPsms, UnwritableTempDirectoryFailsNamingThePath) {
 TEST(JobPsms, Bsa1JobThroughThePipelineReportsItsKnownCounts) {
   const fs::path dir = scratch_directory("job-psms", "bsa1-job");
   fs::remove_all(dir);
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec job;
   job.id = "bsa1";
   job.spectra_paths = {kBsaMzml};
@@ -199,7 +199,7 @@ TEST(JobPsms, AFileAsTempDirectoryFailsTheJobNamingIt) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   { std::ofstream((dir / "tmp").string()) << "x"; }
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   JobSpec job = actors_test::ecoli_job("bad-temp", dir / "out");
   job.temp_directory = (dir / "tmp").string();
   try {

@@ -93,7 +93,7 @@ TEST_F(MessagesTest, PsmBatchRoundTrip) {
   p.spectrum_q = 0.001;
   p.peptide_q = 0.002;
   p.protein_q = 0.003;
-  PsmBatch batch{3, 5, {p}, 17, 0.125};
+  PsmBatch batch{3, 5, {p}, 17, 0.125, ""};
   PsmBatch back = round_trip(batch);
   EXPECT_EQ(back.seq, 5u);
   EXPECT_EQ(back.queries_scored, 17u);

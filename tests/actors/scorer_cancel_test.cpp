@@ -54,7 +54,7 @@ fs::path scratch(const std::string& name) {
 
 TEST(ScorerCancel, CancelStopsScoringUnderWayAndTheNextJobIsUnaffected) {
   const fs::path dir = scratch("cancel");
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
 
   // Reference: a normal job on the same runtime.
   const auto ref_start = Clock::now();

@@ -28,7 +28,7 @@ fs::path scratch(const std::string& name) {
 
 TEST(SearchRuntimeGuard, CancelBeforeTheIndexBuildEndsWithJobCancelled) {
   const fs::path dir = scratch("cancel");
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   JobSpec job = ecoli_job("cancel-build", dir);
   JobControl control;
   control.cancel = true;
@@ -40,7 +40,7 @@ TEST(SearchRuntimeGuard, CancelBeforeTheIndexBuildEndsWithJobCancelled) {
 
 TEST(SearchRuntimeGuard, UnwritableOutputDirectoryFailsBeforeTheSearch) {
   // /proc exists but takes no new files, not even from root.
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   JobSpec job = ecoli_job("proc-output", "/proc");
   try {
     runtime.run(job);
@@ -53,7 +53,7 @@ TEST(SearchRuntimeGuard, UnwritableOutputDirectoryFailsBeforeTheSearch) {
 
 // Runs `job`, expecting a JobError whose message contains `expected`; no results are left.
 void expect_job_error(JobSpec job, const std::string& expected) {
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   try {
     runtime.run(job);
     ADD_FAILURE() << "expected JobError containing: " << expected;
@@ -92,7 +92,7 @@ TEST(SearchRuntimeGuard, EmptySpectraFileFailsNamingTheFile) {
 // error.
 TEST(SearchRuntimeGuard, IndexCacheMissThenHitThenDamagedFileRebuilds) {
   const fs::path dir = scratch("index-cache");
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   auto run = [&](const std::string& name) {
     JobSpec job = ecoli_job(name, dir / name);
     job.index_cache_directory = (dir / "cache").string();

@@ -94,7 +94,7 @@ const Reference& reference() {
     Reference r;
     fs::path dir =
         fs::temp_directory_path() / ("ionflow-runtime-ref-" + std::to_string(::getpid()));
-    SearchRuntime runtime({1, 1, 2});
+    SearchRuntime runtime({1, 1, 2, "", {}});
     JobSpec job;
     job.id = "reference";
     job.spectra_paths = {kEcoliMzml};
@@ -156,7 +156,7 @@ TEST_F(SearchRuntimeTest, EcoliReferenceCountsAndChecksums) {
 }
 
 TEST_F(SearchRuntimeTest, ResultsJsonEchoesParametersChecksumsAndSummary) {
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec job = ecoli_job("json");
   JobSummary s = runtime.run(job);
   std::string json = read_file(job.output_directory + "/results.json");
@@ -174,7 +174,7 @@ TEST_F(SearchRuntimeTest, ResultsJsonEchoesParametersChecksumsAndSummary) {
 }
 
 TEST_F(SearchRuntimeTest, FourScorersAndChunkSizes1And7And1000GiveIdenticalResults) {
-  SearchRuntime runtime({4, 4, 2});
+  SearchRuntime runtime({4, 4, 2, "", {}});
   EXPECT_EQ(runtime.scorer_count(), 4);
   for (uint32_t chunk : {1u, 7u, 1000u}) {
     JobSpec job = ecoli_job("chunk" + std::to_string(chunk));
@@ -194,7 +194,7 @@ TEST_F(SearchRuntimeTest, FourScorersAndChunkSizes1And7And1000GiveIdenticalResul
 // the same results to the byte: every query's candidates and null peptides are the same
 // peptides in the same order. A narrow job does not use the cache.
 TEST_F(SearchRuntimeTest, WholeIndexGivesTheSelectedIndexsResults) {
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec job = ecoli_job("whole-index");
   job.index_cache_directory = (root_ / "cache").string();
   JobSummary s = runtime.run(job);
@@ -226,7 +226,7 @@ TEST_F(SearchRuntimeTest, OneAndFourParsersOverSeveralFilesGiveIdenticalResults)
                                     kTestData + "/ecoli_ms2_small_first5.mgf",
                                     kTestData + "/ecoli_ms2_small_first5.mgf.gz"};
   for (const auto& f : files) ASSERT_TRUE(fs::exists(f)) << f;
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   std::string first;
   JobSummary first_summary;
   for (int parsers : {1, 4}) {
@@ -253,7 +253,7 @@ TEST_F(SearchRuntimeTest, OneAndFourParsersOverSeveralFilesGiveIdenticalResults)
 }
 
 TEST_F(SearchRuntimeTest, ResizingScorersDuringAJobGivesIdenticalResults) {
-  SearchRuntime runtime({4, 1, 2});
+  SearchRuntime runtime({4, 1, 2, "", {}});
   EXPECT_EQ(runtime.licensed_cores(), 4);
   EXPECT_EQ(runtime.scorer_count(), 1);
   JobSpec job = ecoli_job("resize");
@@ -274,7 +274,7 @@ TEST_F(SearchRuntimeTest, ResizingScorersDuringAJobGivesIdenticalResults) {
 }
 
 TEST_F(SearchRuntimeTest, TinySorterBudgetSpillsAndGivesIdenticalResults) {
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec job = ecoli_job("spill");
   job.sorter_memory_budget_bytes = 16 * 1024;
   job.temp_directory = (root_ / "spill-tmp").string();
@@ -285,7 +285,7 @@ TEST_F(SearchRuntimeTest, TinySorterBudgetSpillsAndGivesIdenticalResults) {
 }
 
 TEST_F(SearchRuntimeTest, ZstdResultsDecompressToTheSameTsv) {
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec job = ecoli_job("zstd");
   job.zstd = true;
   runtime.run(job);
@@ -308,7 +308,7 @@ TEST_F(SearchRuntimeTest, MalformedFileEndsWithJobErrorNamingItAndNoResults) {
     content.insert(content.size() / 2, "</oops>");
     std::ofstream(bad, std::ios::binary) << content;
   }
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec job = ecoli_job("malformed");
   job.spectra_paths = {kEcoliMzml, bad};
   job.parsers = 2;
@@ -336,7 +336,7 @@ TEST_F(SearchRuntimeTest, FailedRerunKeepsThePreviousResults) {
     content.insert(content.size() / 2, "</oops>");  // not well-formed from there
     std::ofstream(bad, std::ios::binary) << content;
   }
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec first = ecoli_job("rerun");
   runtime.run(first);
   const std::string tsv = read_file(first.output_directory + "/results.tsv");
@@ -352,7 +352,7 @@ TEST_F(SearchRuntimeTest, FailedRerunKeepsThePreviousResults) {
 }
 
 TEST_F(SearchRuntimeTest, MissingFastaAndMissingSpectraAreJobErrors) {
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   JobSpec job = ecoli_job("missing-fasta");
   job.fasta_path = (root_ / "nope.fasta").string();
   try {
@@ -373,7 +373,7 @@ TEST_F(SearchRuntimeTest, MissingFastaAndMissingSpectraAreJobErrors) {
 }
 
 TEST_F(SearchRuntimeTest, CancelEndsWithJobCancelledAndNoResults) {
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   JobSpec job = ecoli_job("cancel");
   job.chunk_size = 1;
   job.max_chunks_in_flight = 1;
@@ -387,7 +387,7 @@ TEST_F(SearchRuntimeTest, CancelEndsWithJobCancelledAndNoResults) {
 }
 
 TEST_F(SearchRuntimeTest, EverySpectrumSkippedGivesAnEmptyResultWithTheReason) {
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   JobSpec job = ecoli_job("all-skipped");
   job.search.min_peaks = 100000;  // no spectrum has that many peaks
   JobSummary s = runtime.run(job);
@@ -401,7 +401,7 @@ TEST_F(SearchRuntimeTest, EverySpectrumSkippedGivesAnEmptyResultWithTheReason) {
 }
 
 TEST_F(SearchRuntimeTest, TwoJobsAtOnceShareThePool) {
-  SearchRuntime runtime({2, 2, 2});
+  SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec a = ecoli_job("concurrent-a");
   JobSpec b = ecoli_job("concurrent-b");
   a.chunk_size = 7;

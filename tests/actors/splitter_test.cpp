@@ -37,7 +37,7 @@ TEST_F(SplitterStage, CutsThePlannedChunksAndReportsWhenAllAreScored) {
         },
         [&](QueryChunk& c) -> PsmBatch {
           scored.insert(c.seq);
-          return PsmBatch{kJob, c.seq, {}, c.queries.size(), 0.0};
+          return PsmBatch{kJob, c.seq, {}, c.queries.size(), 0.0, ""};
         },
         [&](PsmBatch& b) { forwarded.insert(b.seq); },
         [&](StageReport& r) { report = std::move(r); },

@@ -37,7 +37,7 @@ TEST(UnsearchableInput, Ms1OnlyFileIsNamedInTheWarnings) {
   std::ofstream(ms1, std::ios::binary) << ms1_only_mzml();
   JobSpec job = ecoli_job("ms1-only", out / "results");
   job.spectra_paths = {ms1, kEcoliMzml};
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   const JobSummary s = runtime.run(job);
   EXPECT_EQ(s.spectra_read, 140u);
   EXPECT_EQ(s.spectra_searched, 139u);
@@ -53,7 +53,7 @@ TEST(UnsearchableInput, Ms1OnlyFileIsNamedInTheWarnings) {
 TEST(UnsearchableInput, EverySpectrumSkippedGivesTheReasonsCount) {
   const fs::path out = scratch_directory("actors", "all-skipped-warning");
   JobSpec job = ecoli_job("all-skipped-warning", out);
-  SearchRuntime runtime({1, 1, 2});
+  SearchRuntime runtime({1, 1, 2, "", {}});
   EXPECT_TRUE(runtime.run(job).warnings.empty());
   job.search.min_peaks = 100000;  // no spectrum has that many peaks
   const JobSummary s = runtime.run(job);

@@ -42,7 +42,7 @@ TEST_F(WriterStage, WritesTheResultsOnceEveryReportAndChunkIsIn) {
   self->send(writer, database);
   self->send(writer, reader);
   self->send(writer, report_from(Stage::kSorter));
-  self->send(writer, PsmBatch{kJob, 0, {}, 3, 0.0});
+  self->send(writer, PsmBatch{kJob, 0, {}, 3, 0.0, ""});
   self->send(writer, ChunksDone{kJob, 1});
   EXPECT_FALSE(fs::exists(out / "results.json"));  // the splitter's report is missing
   self->send(writer, report_from(Stage::kSplitter));

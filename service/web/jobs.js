@@ -63,7 +63,10 @@
     const rows = [["scorers", s.scorers], ["licensed cores", s.licensed_cores],
       ["autoscaler bounds", s.min_scorers + " – " + s.max_scorers], ["target", s.target],
       ["autoscaling", s.autoscaling ? (s.pinned ? "on, pinned" : "on") : "off"],
-      ["backlog", fmtInt(s.backlog_chunks) + " chunk(s)"]];
+      ["backlog", fmtInt(s.backlog_chunks) + " chunk(s)"],
+      ["local scorers", s.local_scorers],
+      ...(s.nodes || []).map((n) => ["node " + n.name,
+        n.scorers + " scorer(s), " + fmtInt(n.chunks_scored) + " chunk(s) scored"])];
     $("scorers").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]));
   }
   async function putScorers(body) {

@@ -59,6 +59,8 @@ def main():
             B("#token-ok").click()
             ws.wait_for(lambda: "token required" in B("#health").text, 20, "the health line after the token")
             ws.wait_for(lambda: B("#scorers").text.strip() != "", 20, "the scorer pool")
+            pool = B("#scorers").text
+            assert "local scorers" in pool and "backlog" in pool, pool
 
             # --- fill the form with the BSA demo, through the file browser and the Unimod search --
             B("#browse-spectra").click()

@@ -112,6 +112,7 @@ void writer_finish(WriterActor* self) {
       throw;
     }
     st.ctx->note_committed(pending.committed());
+    remove_stale_results(spec);
     st.ctx->update_progress([](JobProgress& p) { p.stage = "done"; }, true);
     self->send(st.coordinator, std::move(summary));
   } catch (const std::exception& e) {

@@ -1,5 +1,7 @@
 #include "io/job_results.hpp"
 
+#include <algorithm>
+
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -69,6 +71,23 @@ void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& com
   for (const std::string& path : committed) {
     std::error_code ec;
     fs::remove(path, ec);
+  }
+}
+
+void remove_stale_results(const JobSpec& spec) {
+  std::vector<std::string> written;
+  try {
+    written = result_file_names(spec);
+  } catch (const std::exception&) {
+    return;  // an unknown format: the job did not get this far
+  }
+  for (const OutputFormatName& format : kOutputFormatNames) {
+    for (bool zstd : {false, true}) {
+      const std::string name = result_file_name(format.key, zstd);
+      if (std::find(written.begin(), written.end(), name) != written.end()) continue;
+      std::error_code ec;
+      fs::remove(fs::path(spec.output_directory) / name, ec);
+    }
   }
 }
 

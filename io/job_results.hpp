@@ -33,6 +33,12 @@ std::vector<std::string> result_file_names(const JobSpec& spec);
 // failed re-run keeps the previous run's results. Never throws.
 void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& committed);
 
+// After a job's results are committed: removes from its output directory the result files of
+// the formats it did not write ("results.pin" of an earlier run with "pin", "results.tsv" after a
+// run with zstd, which wrote "results.tsv.zst"), so that the directory holds one run's results.
+// Only the names of kOutputFormatNames (plain and .zst) are touched. Never throws.
+void remove_stale_results(const JobSpec& spec);
+
 // Temporary files renamed together: add() each written "<final>.tmp", then commit() renames all;
 // the destructor removes any that were not committed.
 class PendingFiles {

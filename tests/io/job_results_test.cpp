@@ -6,11 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -53,6 +55,26 @@ TEST(WriteResultFormats, WritesTheTsvAsTmpUntilCommitted) {
   EXPECT_EQ(first_line(tmp).substr(0, 33), "psm_id\tfilename\tscannr\trank\tlabel");
   EXPECT_EQ(pending.commit(), std::vector<std::string>{spec.output_directory + "/results.tsv"});
   EXPECT_FALSE(fs::exists(tmp));
+  fs::remove_all(spec.output_directory);
+}
+
+// A run with tsv only after one with tsv, mzid and pin into the same directory: the earlier
+// run's mzid and pin (and a zstd run's results.tsv.zst) go, the user's own files stay.
+TEST(RemoveStaleResults, KeepsOnlyThisRunsFormatsAndFilesItDoesNotName) {
+  JobSpec spec;
+  spec.output_directory = temp_dir("stale");
+  spec.output_formats = {"tsv"};
+  for (const char* name : {"results.tsv", "results.json", "results.mzid", "results.pin",
+                           "results.pep.xml.zst", "results.tsv.zst", "notes.txt"}) {
+    std::ofstream(spec.output_directory + "/" + name) << "x";
+  }
+  remove_stale_results(spec);
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(spec.output_directory)) {
+    left.push_back(e.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"notes.txt", "results.json", "results.tsv"}));
   fs::remove_all(spec.output_directory);
 }
 

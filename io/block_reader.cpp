@@ -55,7 +55,8 @@ bool BlockReader::next(FileBlock& block) {
   // Zeros from the first byte (a sparse or preallocated file) are no peak list: refused before
   // the parser searches 16 MiB of them for a line end (or 50 GB for an XML tag).
   if (offset_ == 0) {
-    refuse_zero_head(path, std::string_view(block.bytes).substr(0, 4096), "mzML or MGF");
+    refuse_zero_head(path, std::string_view(block.bytes).substr(0, 4096),
+                     "mzML, mzXML, MGF or MS2");
   }
   // A short last block must not pin a whole block's capacity in flight.
   if (n < wanted / 2) block.bytes.shrink_to_fit();

@@ -8,7 +8,7 @@
 // more than what is left of it (a 1 GiB block size on a 13 MB file would allocate 1 GiB).
 // Errors: std::runtime_error "<path>: cannot open: <reason>", "<path>: read error at byte N:
 // <reason>", the refusals of io/input_file.hpp (a directory, FIFO, socket or device: the open
-// never blocks) and "<path>: the first 4096 bytes are all zero: not mzML or MGF (...)".
+// never blocks) and "<path>: the first 4096 bytes are all zero: not mzML, mzXML, MGF or MS2 (...)".
 // Thread-safety: none; one reader per job. Not copyable.
 #pragma once
 

@@ -43,7 +43,8 @@ class InputFile {
 
 // Throws std::runtime_error "<path>: the first N bytes are all zero: not <what> (a sparse,
 // preallocated or damaged file?)" when `head` (the file's first bytes, N of them) is
-// non-empty and holds only NUL bytes. `what` names the expected content, e.g. "mzML or MGF"
+// non-empty and holds only NUL bytes. `what` names the expected content, e.g. "mzML, mzXML, MGF or
+// MS2"
 // ("": the ": not <what>" part is left out).
 void refuse_zero_head(const std::string& path, std::string_view head, const std::string& what);
 

@@ -40,10 +40,11 @@ void PeakListParser::detect_format(File& fp, uint32_t file_index, std::string_vi
     std::string undecided;
     fp.decompressor.finish(undecided);
     if (undecided.find_first_not_of(" \t\r\n") == std::string::npos) {
-      throw ParseError(path, 0, 0, "empty file: no mzML or MGF content");
+      throw ParseError(path, 0, 0, "empty file: no mzML, mzXML, MGF or MS2 content");
     }
-    throw ParseError(path, 0, 0,
-                     std::to_string(undecided.size()) + "-byte file: no mzML or MGF content");
+    throw ParseError(
+        path, 0, 0,
+        std::to_string(undecided.size()) + "-byte file: no mzML, mzXML, MGF or MS2 content");
   }
   fp.reader = make_spectrum_reader(detect_peak_list_format(head), path, file_index);
   fp.reader->feed(head, spectra);

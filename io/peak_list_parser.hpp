@@ -8,8 +8,8 @@
 //
 // Contract: each file's blocks arrive in file order, its last one with `last` set; blocks of
 // different files may interleave. Errors: feed() throws ParseError (file, byte, line) for input
-// that cannot be parsed: "empty file: no mzML or MGF content", "3-byte file: ...", damaged
-// compressed data. failure_message() turns any exception of feed() into the message the job
+// that cannot be parsed: "empty file: no mzML, mzXML, MGF or MS2 content", "3-byte file: ...",
+// damaged compressed data. failure_message() turns any exception of feed() into the message the job
 // fails with. Thread-safety: none; one parser per parser actor. Not copyable.
 #pragma once
 

@@ -112,7 +112,7 @@ TEST(BadInput, CompressedFileCutBeforeItsFirstBlockIsTruncatedNotEmpty) {
        ": (byte 6): truncated zstd data: the stream ends inside a frame"},
       // Two bytes of the zstd magic: too short to tell; neither empty nor truncated.
       {"two_bytes.mgf", std::string("\x28\xb5", 2),
-       ": (byte 0): 2-byte file: no mzML or MGF content"},
+       ": (byte 0): 2-byte file: no mzML, mzXML, MGF or MS2 content"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);

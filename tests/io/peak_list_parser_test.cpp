@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "io_test_support.hpp"
 #include "io/spectrum_reader.hpp"
+#include "io_test_support.hpp"
 #include "scoring/search.hpp"
 
 namespace ionflow {
@@ -89,7 +89,8 @@ TEST(PeakListParser, AnEmptyFileIsAParseErrorNamingIt) {
     parser.feed(0, "", true, out);
     FAIL() << "no error";
   } catch (const ParseError& e) {
-    EXPECT_EQ(std::string(e.what()), "empty.mgf: (byte 0): empty file: no mzML or MGF content");
+    EXPECT_EQ(std::string(e.what()),
+              "empty.mgf: (byte 0): empty file: no mzML, mzXML, MGF or MS2 content");
     EXPECT_EQ(parser.failure_message(e, 0, 0), e.what());
   }
 }

@@ -84,8 +84,9 @@ TEST(OddInputs, SearchFailsEarlyOnFiftyGigabyteSparseFiles) {
   auto start = Clock::now();
   auto run = search(dir, mzml, kFasta);
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  EXPECT_TRUE(contains(run.err, mzml + ": the first 4096 bytes are all zero: not mzML or MGF (a "
-                                       "sparse, preallocated or damaged file?)"))
+  EXPECT_TRUE(contains(run.err,
+                       mzml + ": the first 4096 bytes are all zero: not mzML, mzXML, MGF or MS2 (a "
+                              "sparse, preallocated or damaged file?)"))
       << run.err;
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(30)) << "read far into 50 GB of zeros";
   expect_no_results(dir);
@@ -212,7 +213,7 @@ TEST_F(OddInputsServe, DirectoryFifoAndSparseFilesAreRefusedOrFailNamingThem) {
       st::wait_for_state(*client_, id, {"done", "failed", "cancelled"}, std::chrono::seconds(60)),
       "failed");
   EXPECT_TRUE(contains(job_error(id), sparse_mzml + ": the first 4096 bytes are all zero: not "
-                                                    "mzML or MGF"))
+                                                    "mzML, mzXML, MGF or MS2"))
       << job_error(id);
 
   const std::string sparse_fasta = sparse_file(inputs_, "sparse.fasta");

@@ -1,6 +1,11 @@
 #include "service/cli_options.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <sstream>
+#include <system_error>
 
 namespace ionflow {
 
@@ -22,6 +27,21 @@ JsonValue symmetric_tolerance(const char* unit, double width) {
   JsonValue t = JsonValue::object();
   t.set(unit, JsonValue::Array{JsonValue(-width), JsonValue(width)});
   return t;
+}
+
+JsonValue json_from_flag(const std::string& text) {
+  int64_t integer = 0;
+  const char* end = text.data() + text.size();
+  if (auto [ptr, ec] = std::from_chars(text.data(), end, integer);
+      ec == std::errc() && ptr == end) {
+    return JsonValue(integer);
+  }
+  char* real_end = nullptr;
+  const double real = std::strtod(text.c_str(), &real_end);
+  if (!text.empty() && real_end == text.c_str() + text.size() && std::isfinite(real)) {
+    return JsonValue(real);
+  }
+  return JsonValue(text);
 }
 
 CLI::Validator half_width() {

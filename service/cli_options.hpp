@@ -21,6 +21,11 @@ JsonValue string_array(const std::vector<std::string>& items);
 // "ppm" or "da".
 JsonValue symmetric_tolerance(const char* unit, double width);
 
+// A flag's text as the job message value it overrides: an integer ("2", "-1") as a JSON integer,
+// another finite number ("1.5", "1e3") as a real, anything else ("two") as a string, which the
+// job reader then refuses naming the key, exactly as it would in the file.
+JsonValue json_from_flag(const std::string& text);
+
 // Accepts a number x >= 0, the half-width of a symmetric window [-x, x] (the --*-tol-* flags);
 // the message for a negative value points to the job file for asymmetric windows.
 CLI::Validator half_width();

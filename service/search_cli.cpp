@@ -16,11 +16,17 @@ SearchCli::SearchCli(CLI::App& app)
   add_run_options();
 }
 
-template <class T>
-CLI::Option* SearchCli::add_override(const std::string& flags, T& field, const std::string& key,
-                                     const std::string& help) {
-  CLI::Option* option = command_->add_option(flags, field, help + " (" + key + ")");
-  overrides_.push_back({option, key, [&field] { return JsonValue(field); }});
+CLI::Option* SearchCli::add_override(const std::string& flags, const std::string& key,
+                                     const std::string& help, const char* type_name) {
+  std::string& text = flag_texts_.emplace_back();
+  CLI::Option* option = command_->add_option(flags, text, help + " (" + key + ")");
+  option->type_name(type_name);
+  // An INT flag's number becomes a JSON number, anything else a string (as do the other
+  // flags' values): the job reader checks the value
+  // and names the key, as it would in the file ("expected unsigned integer, got string").
+  const bool numeric = std::string_view(type_name) == "INT";
+  overrides_.push_back(
+      {option, key, [&text, numeric] { return numeric ? json_from_flag(text) : JsonValue(text); }});
   return option;
 }
 
@@ -33,12 +39,12 @@ void SearchCli::add_input_options() {
       "Spectra files (mzML, mzXML, MGF, MS2; .gz/.zst/.bz2 ok); override mzml_paths/spectra in "
       "the job");
   overrides_.push_back({spectra, "mzml_paths", [this] { return string_array(spectra_); }});
-  add_override("-f,--fasta", fasta_, "database.fasta", "FASTA database");
+  add_override("-f,--fasta", "database.fasta", "FASTA database", "FILE");
 }
 
 void SearchCli::add_output_options() {
-  add_override("-o,--output-directory,--output_directory", output_directory_, "output_directory",
-               "Where results go");
+  add_override("-o,--output-directory,--output_directory", "output_directory", "Where results go",
+               "DIR");
   overrides_.push_back({command_->add_flag("--zstd", zstd_, "Compress result files with zstd"),
                         "zstd", [] { return JsonValue(true); }});
   overrides_.push_back({command_->add_flag("--write-pin", write_pin_,
@@ -52,18 +58,18 @@ void SearchCli::add_output_options() {
 }
 
 void SearchCli::add_resource_options() {
-  add_override("--scorers", scorers_, "scorers", "Scorer actors; 0 = usable cores");
-  add_override("--parsers", parsers_, "parsers", "Parser actors, 1-4");
-  add_override("--licensed-cores", licensed_cores_, "licensed_cores",
-               "Cap on scorers; 0 = cores available");
+  add_override("--scorers", "scorers", "Scorer actors; 0 = usable cores", "INT");
+  add_override("--parsers", "parsers", "Parser actors, 1-4", "INT");
+  add_override("--licensed-cores", "licensed_cores", "Cap on scorers; 0 = cores available", "INT");
   // The job message's chunk_size range (service/job_message_values.cpp).
-  add_override("--chunk-size", chunk_size_, "chunk_size", "Queries per chunk")
+  add_override("--chunk-size", "chunk_size", "Queries per chunk", "INT")
       ->check(integer_in(1, 1000000, "queries per chunk (chunk_size)"));
-  add_override("--index-cache", index_cache_, "index_cache_directory",
+  add_override("--index-cache", "index_cache_directory",
                "Directory caching the digested peptide index by FASTA checksum and digestion "
-               "settings; a later job on the same database skips digestion");
-  add_override("--sorter-memory-mb", sorter_memory_mb_, "sorter_memory_mb",
-               "Sorter memory before spilling to disk, MiB");
+               "settings; a later job on the same database skips digestion",
+               "DIR");
+  add_override("--sorter-memory-mb", "sorter_memory_mb",
+               "Sorter memory before spilling to disk, MiB", "INT");
 }
 
 void SearchCli::add_tolerance_options() {
@@ -90,11 +96,10 @@ void SearchCli::add_tolerance_options() {
 }
 
 void SearchCli::add_digestion_options() {
-  add_override("--enzyme", enzyme_, "enzyme", "Enzyme name, e.g. trypsin, lys-c");
-  add_override("--missed-cleavages", missed_cleavages_, "database.enzyme.missed_cleavages",
-               "Missed cleavages");
-  add_override("--decoy-tag", decoy_tag_, "database.decoy_tag", "Decoy accession tag");
-  add_override("--report-psms", report_psms_, "report_psms", "PSMs reported per spectrum");
+  add_override("--enzyme", "enzyme", "Enzyme name, e.g. trypsin, lys-c", "NAME");
+  add_override("--missed-cleavages", "database.enzyme.missed_cleavages", "Missed cleavages", "INT");
+  add_override("--decoy-tag", "database.decoy_tag", "Decoy accession tag", "TAG");
+  add_override("--report-psms", "report_psms", "PSMs reported per spectrum", "INT");
 }
 
 void SearchCli::add_run_options() {

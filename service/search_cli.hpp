@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -37,10 +38,9 @@ class SearchCli {
     std::string key;
     std::function<JsonValue()> value;
   };
-  // Adds option `flags` bound to `field`, overriding `key` with its value.
-  template <class T>
-  CLI::Option* add_override(const std::string& flags, T& field, const std::string& key,
-                            const std::string& help);
+  // Adds option `flags` (its text kept in flag_texts_), overriding `key` with its value.
+  CLI::Option* add_override(const std::string& flags, const std::string& key,
+                            const std::string& help, const char* type_name);
   void add_input_options();
   void add_output_options();
   void add_resource_options();
@@ -51,10 +51,9 @@ class SearchCli {
   CLI::App* command_ = nullptr;
   SearchCommand search_;
   std::vector<Override> overrides_;
+  std::deque<std::string> flag_texts_;  // the override flags' values (stable addresses)
   std::vector<std::string> spectra_;
-  std::string fasta_, output_directory_, output_formats_, enzyme_, decoy_tag_, index_cache_;
-  int scorers_ = 0, parsers_ = 1, licensed_cores_ = 0, missed_cleavages_ = 0, report_psms_ = 1;
-  uint32_t chunk_size_ = 1000, sorter_memory_mb_ = 64;
+  std::string output_formats_;
   double precursor_ppm_ = 0, precursor_da_ = 0, fragment_ppm_ = 0, fragment_da_ = 0;
   bool zstd_ = false, write_pin_ = false;
 };

@@ -93,6 +93,14 @@ TEST_F(SearchCommandTest, BadJobsExitWithTwoNamingTheKey) {
   CommandRun usage =
       run("search examples/bsa_demo.json --precursor-tol-ppm 5 --precursor-tol-da 1");
   EXPECT_NE(usage.exit_code, 0);
+  // A flag's value is checked as the key it sets, with the same message as in the file.
+  CommandRun flag = run("search examples/bsa_demo.json --missed-cleavages two --dry-run");
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_THAT(flag.out, HasSubstr("database.enzyme.missed_cleavages: expected unsigned integer, "
+                                  "got string \"two\""));
+  CommandRun real = run("search examples/bsa_demo.json --scorers 1.5 --dry-run");
+  EXPECT_EQ(real.exit_code, 2);
+  EXPECT_THAT(real.out, HasSubstr("scorers: expected unsigned integer, got number 1.5"));
 }
 
 // A job error reads as the error, without the internal job id ("job local: ...").

@@ -187,7 +187,12 @@ struct WebApi::Impl {
                    "name");
     }
     uint64_t offset = 0;
-    if (req.has_param("offset")) {
+    // Required: without it a resumed upload would silently start the file over.
+    if (!req.has_param("offset")) {
+      return error(res, 400, "offset: required (the byte at which the body goes; 0 starts anew)",
+                   "offset");
+    }
+    {
       const std::string text = req.get_param_value("offset");
       char* end = nullptr;
       offset = std::strtoull(text.c_str(), &end, 10);

@@ -230,6 +230,11 @@ TEST_F(WebApiTest, ModificationSearchAndUploads) {
   std::ifstream in(done.find("path")->as_string());
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "BEGIN IONS\nEND IONS\n");
   EXPECT_EQ(client_->Put("/v1/uploads/.hidden", "x", "text/plain")->status, 400);
+  // No offset: refused, and the upload so far is kept (it used to start over silently).
+  auto no_offset = client_->Put("/v1/uploads/my_run.mgf", "x", "application/octet-stream");
+  EXPECT_EQ(no_offset->status, 400);
+  EXPECT_EQ(parse_json(no_offset->body).find("field")->as_string(), "offset");
+  EXPECT_EQ(fs::file_size(done.find("path")->as_string()), 20u);
 }
 
 }  // namespace

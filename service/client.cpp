@@ -222,6 +222,12 @@ int client_scorers(const ClientOptions& options, std::optional<int> new_count,
   }
   fmt::print("scorers {} (licensed cores {}{})\n", field(a.body, "scorers"),
              field(a.body, "licensed_cores"), scaling);
+  const JsonValue* local = a.body.find("local_scorers");
+  if (new_count && local && local->type() == JsonValue::Type::kInteger &&
+      local->as_integer() < *new_count) {
+    fmt::print(stderr, "ionflow scorers: asked for {}, capped at the licensed cores ({})\n",
+               *new_count, field(a.body, "licensed_cores"));
+  }
   return 0;
 }
 

@@ -23,18 +23,6 @@ using ::testing::HasSubstr;
 
 constexpr char kStream[] = "test:jobs";
 
-// Runs a command line; returns its exit code and stdout.
-std::pair<int, std::string> run_command(const std::string& command) {
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (p == nullptr) return {-1, ""};
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), p)) > 0) out.append(buffer, n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 // Two runs of each BSA file: a few seconds with one scorer, long enough to kill a node in it.
 std::string medium_job() {
   return long_job(2);

@@ -21,18 +21,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Runs a command line; returns its exit code and stdout.
-std::pair<int, std::string> run_command(const std::string& command) {
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (p == nullptr) return {-1, ""};
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), p)) > 0) out.append(buffer, n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 // A child process of the ionflow binary with stderr in `log`; SIGKILLed when destroyed.
 class IonflowProcess {
  public:

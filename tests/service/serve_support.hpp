@@ -20,6 +20,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "service/json_value.hpp"
@@ -33,6 +34,18 @@ namespace fs = std::filesystem;
 inline const std::string kIonflow = std::string(IONFLOW_BINARY_DIR) + "/service/ionflow";
 inline const std::string kData = IONFLOW_TEST_DATA_DIR;
 inline const std::string kExamples = IONFLOW_EXAMPLES_DIR;
+
+// Runs a command line (through the shell); returns its exit code and stdout.
+inline std::pair<int, std::string> run_command(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return {-1, ""};
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), p)) > 0) out.append(buffer, n);
+  const int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
 
 inline std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

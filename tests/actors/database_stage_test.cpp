@@ -32,6 +32,13 @@ class DatabaseStage : public actors_test::StageTest {
                     caf::after(kWait) >> [] { FAIL() << "no index"; });
     }
   }
+  // As SearchRuntime::run does after every job: the registry entry shares the JobContext
+  // (JobScoring::stop), whose index release holds the registry, a cycle until removed.
+  void TearDown() override {
+    actors_test::StageTest::TearDown();
+    registry_->remove(kJob);
+  }
+
   std::shared_ptr<JobRegistry> registry_ = std::make_shared<JobRegistry>();
 };
 

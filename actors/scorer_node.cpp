@@ -45,8 +45,11 @@ void node_pump(NodeActor* self) {
   while (!st.idle.empty() && !st.waiting.empty()) {
     caf::actor scorer = st.idle.front();
     st.idle.pop_front();
-    auto [chunk, promise] = std::move(st.waiting.front());
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    auto waiting = std::move(st.waiting.front());
     st.waiting.pop_front();
+    auto& chunk = waiting.first;
+    auto promise = std::move(waiting.second);
     auto back = [self, scorer] {
       auto& s = self->state;
       if (std::find(s.scorers.begin(), s.scorers.end(), scorer) != s.scorers.end()) {

@@ -315,8 +315,12 @@ bool Ms1SpectrumFilter::route_hold(Scan& scan, Sink& sink) {
 }
 
 void Ms1SpectrumFilter::skip(std::string_view bytes) {
-  const uint64_t lines = count_newlines(bytes);
+  uint64_t lines = count_newlines(bytes);
+  const bool ended_with_cr = skip_ended_with_cr_;
+  skip_ended_with_cr_ = !bytes.empty() && bytes.back() == '\r';
   if (!drops_.empty() && drops_.back().passed_offset == passed_) {  // nothing passed since
+    // A CR LF split between two skips: the CR was counted as a lone one, the LF is its end.
+    if (ended_with_cr && !bytes.empty() && bytes.front() == '\n') --lines;
     drops_.back().bytes_before += bytes.size();
     drops_.back().lines_before += lines;
     return;

@@ -206,6 +206,22 @@ TEST(Ms1SpectrumFilter, CountsLoneCarriageReturnsAsLineEnds) {
   EXPECT_EQ(filter.file_line(head.size() + 5, 2), 2u + 5);
 }
 
+// A CR LF split across two pieces of the white space after a dropped spectrum is one line end
+// (the MS1 fuzz target found "\r\n\r\r\n" there counted 3 times whole and 4 times in pieces).
+TEST(Ms1SpectrumFilter, ACarriageReturnLineFeedSplitBetweenPiecesIsOneLineEnd) {
+  const std::string head = "<mzML><run><spectrumList count=\"2\">\n";
+  const std::string dropped = spectrum("scan=1", kMs1) + "\r\n\r\r\n";  // 5 LFs, then 3 ends
+  const std::string text = head + dropped + spectrum("scan=2", kMs2);
+  for (size_t piece : {size_t{1}, size_t{2}, size_t{3}, size_t{7}, text.size()}) {
+    Ms1SpectrumFilter filter;
+    Collect sink;
+    feed(filter, sink, text, piece);
+    ASSERT_EQ(sink.dropped_ids.size(), 1u) << piece;
+    // Passed line 2 starts right after the drop: file line 2 + 5 + 3.
+    EXPECT_EQ(filter.file_line(head.size() + 1, 2), 2u + 5 + 3) << "pieces of " << piece;
+  }
+}
+
 TEST(Ms1SpectrumFilter, AFileEndingInsideAnMs1SpectrumPassesItForTheParserToReport) {
   const std::string text =
       "<mzML><run><spectrumList count=\"1\">\n" + spectrum("scan=1", kMs1).substr(0, 150);

@@ -278,7 +278,37 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
                                                                        : Head::kClosed;
     if (static_cast<size_t>(n) >= buffer.size()) return Head::kComplete;
     std::string_view bytes(buffer.data(), static_cast<size_t>(n));
-    return bytes.find("\r\n\r\n") != std::string_view::npos ? Head::kComplete : Head::kIncomplete;
+    if (bytes.find("\r\n\r\n") != std::string_view::npos) return Head::kComplete;
+    // Part of a head from a client that has shut down its side can never complete: closed now,
+    // not at the head timeout (a bad request's trailing "\r\n" and a FIN kept it 10 s).
+    pollfd p{fd, POLLRDHUP, 0};
+    if (::poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP)) != 0) return Head::kClosed;
+    return Head::kIncomplete;
+  }
+
+  // REQUIRES: mutex_ held. Looks at waiting connection `fd`'s bytes: a complete head goes to a
+  // worker, a close closes it, an incomplete head (re)starts its head deadline if it was idle.
+  void look_locked(int fd, std::vector<char>& buffer) {
+    auto it = waiting_.find(fd);
+    if (it == waiting_.end()) return;
+    Connection& c = *it->second;
+    const Head head = peek_head(fd, buffer);
+    if (head == Head::kIncomplete) {
+      if (c.idle) {
+        c.idle = false;
+        c.deadline = after(limits_.head_timeout_seconds);
+      }
+      return;
+    }
+    ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+    std::unique_ptr<Connection> owned = std::move(it->second);
+    waiting_.erase(it);
+    if (head == Head::kClosed) {
+      close_locked(*owned);
+    } else {
+      ready_.push_back(std::move(owned));
+      ready_cv_.notify_one();
+    }
   }
 
   void watch_loop() {
@@ -291,27 +321,7 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
       if (stopping_) return;
       for (int i = 0; i < n; ++i) {
         const int fd = events[i].data.fd;
-        if (fd == wake_fd_) continue;
-        auto it = waiting_.find(fd);
-        if (it == waiting_.end()) continue;
-        Connection& c = *it->second;
-        const Head head = peek_head(fd, buffer);
-        if (head == Head::kIncomplete) {
-          if (c.idle) {
-            c.idle = false;
-            c.deadline = after(limits_.head_timeout_seconds);
-          }
-          continue;
-        }
-        ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
-        std::unique_ptr<Connection> owned = std::move(it->second);
-        waiting_.erase(it);
-        if (head == Head::kClosed) {
-          close_locked(*owned);
-        } else {
-          ready_.push_back(std::move(owned));
-          ready_cv_.notify_one();
-        }
+        if (fd != wake_fd_) look_locked(fd, buffer);
       }
       const auto now = Clock::now();
       if (now < next_sweep) continue;
@@ -351,7 +361,12 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
       } else {
         c->idle = true;
         c->deadline = after(limits_.idle_timeout_seconds);
+        const int fd = c->fd;
         watch_locked(std::move(c));
+        // Edge-triggered: bytes or a close (SHUT_WR) that came while the worker served raise no
+        // new edge, and the connection would wait for its idle timeout (a client that sent a
+        // bad request and shut down got its 400, then the close only 5-10 s later).
+        look_locked(fd, recheck_buffer_);
       }
     }
   }
@@ -363,8 +378,9 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
   std::mutex mutex_;
   std::condition_variable ready_cv_;
   std::map<int, std::unique_ptr<Connection>> waiting_;  // by fd, registered with epoll
-  std::deque<std::unique_ptr<Connection>> ready_;       // head complete, for a worker
-  std::unordered_map<std::string, int> per_address_;    // open connections per client IP
+  std::vector<char> recheck_buffer_ = std::vector<char>(kMaxHeadBytes);  // workers', under mutex_
+  std::deque<std::unique_ptr<Connection>> ready_;     // head complete, for a worker
+  std::unordered_map<std::string, int> per_address_;  // open connections per client IP
   int open_ = 0;
   int64_t refused_ = 0;
   Clock::time_point last_refusal_log_{};

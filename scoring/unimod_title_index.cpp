@@ -2,9 +2,9 @@
 
 #include <cctype>
 #include <charconv>
-#include <system_error>
 #include <cstdint>
 #include <optional>
+#include <system_error>
 
 namespace ionflow::unimod_detail {
 

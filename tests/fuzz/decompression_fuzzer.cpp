@@ -1,5 +1,5 @@
-// Fuzz target: the decompressors (io/decompression.hpp: gzip, zstd, bzip2 or pass-through, chosen by
-// magic bytes). Contract checked: only ParseError is thrown; fed whole with feed() or in pieces
+// Fuzz target: the decompressors (io/decompression.hpp: gzip, zstd, bzip2 or pass-through, chosen
+// by magic bytes). Contract checked: only ParseError is thrown; fed whole with feed() or in pieces
 // of 1..97 bytes with feed_view(), the input either fails both times or gives the same bytes;
 // uncompressed input passes through unchanged.
 #include <cstddef>

@@ -29,7 +29,8 @@ std::string excerpt_job() {
   return R"({"database": {"fasta": ")" + kData + R"(/bsa_target_decoy_excerpt.fasta",
              "generate_decoys": false, "decoy_tag": "_rev", "max_variable_mods": 2},
              "decoy_tag_position": "suffix", "enzyme": "trypsin", "isotope_errors": [0, 1],
-             "mzml_paths": [")" + kData + R"j(/BSA1_identified_excerpt.mzML"],
+             "mzml_paths": [")" +
+         kData + R"j(/BSA1_identified_excerpt.mzML"],
              "fixed_modifications": ["Carbamidomethyl (C)"],
              "variable_modifications": ["Oxidation (M)"],
              "output_formats": ["tsv", "pin"]})j";

@@ -361,12 +361,7 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
       } else {
         c->idle = true;
         c->deadline = after(limits_.idle_timeout_seconds);
-        const int fd = c->fd;
         watch_locked(std::move(c));
-        // Edge-triggered: bytes or a close (SHUT_WR) that came while the worker served raise no
-        // new edge, and the connection would wait for its idle timeout (a client that sent a
-        // bad request and shut down got its 400, then the close only 5-10 s later).
-        look_locked(fd, recheck_buffer_);
       }
     }
   }
@@ -378,9 +373,8 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
   std::mutex mutex_;
   std::condition_variable ready_cv_;
   std::map<int, std::unique_ptr<Connection>> waiting_;  // by fd, registered with epoll
-  std::vector<char> recheck_buffer_ = std::vector<char>(kMaxHeadBytes);  // workers', under mutex_
-  std::deque<std::unique_ptr<Connection>> ready_;     // head complete, for a worker
-  std::unordered_map<std::string, int> per_address_;  // open connections per client IP
+  std::deque<std::unique_ptr<Connection>> ready_;       // head complete, for a worker
+  std::unordered_map<std::string, int> per_address_;    // open connections per client IP
   int open_ = 0;
   int64_t refused_ = 0;
   Clock::time_point last_refusal_log_{};

@@ -28,7 +28,8 @@
 // job or route, 405 a known route with another method (Allow header lists the methods), 409
 // wrong state, 413 body too large, 429 queue full (Retry-After header).
 // Thread-safety: requests are served on GuardedHttpServer's workers; stop() may be called from
-// any thread. Connections beyond Options::http_limits get 503 at once (see guarded_http_server.hpp).
+// any thread. Connections beyond Options::http_limits get 503 at once (see
+// guarded_http_server.hpp).
 #pragma once
 
 #include <cstddef>
@@ -39,10 +40,10 @@
 
 #include "actors/search_runtime.hpp"
 #include "scoring/unimod.hpp"
+#include "service/guarded_http_server.hpp"
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
-#include "service/guarded_http_server.hpp"
 #include "service/scorer_control.hpp"
 
 namespace ionflow {

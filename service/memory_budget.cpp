@@ -1,11 +1,14 @@
 #include "service/memory_budget.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace ionflow {
 
@@ -115,6 +118,11 @@ uint64_t parse_memory_size(const std::string& text) {
   const double bytes = value * scale;
   if (!(bytes >= 1) || !std::isfinite(bytes) || bytes > 1.8e19) throw bad();
   return static_cast<uint64_t>(bytes);
+}
+
+void limit_malloc_arenas() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  ::mallopt(M_ARENA_MAX, static_cast<int>(std::max(2u, cores)));
 }
 
 }  // namespace ionflow

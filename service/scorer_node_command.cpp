@@ -20,6 +20,7 @@
 #include "io/sha256.hpp"
 #include "scoring/search_plan.hpp"
 #include "service/job_message.hpp"
+#include "service/memory_budget.hpp"
 #include "service/scorer_handshake.hpp"
 
 namespace ionflow {
@@ -103,6 +104,7 @@ std::shared_ptr<const JobScoring> rebuild_job_scoring(const RemoteJobSetup& setu
 }
 
 int run_scorer_node_command(const ScorerNodeCommand& command) {
+  limit_malloc_arenas();
   const auto colon = command.connect.rfind(':');
   int port = 0;
   try {

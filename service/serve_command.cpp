@@ -287,6 +287,7 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
 }  // namespace
 
 int run_serve_command(const ServeOptions& options) {
+  limit_malloc_arenas();
   try {
     const ServeSetup setup = check_options(options);
     const sigset_t signals = block_stop_signals();

@@ -114,6 +114,15 @@ std::string wire_request(std::string_view input) {
   return out;
 }
 
+// Prints every thread's stack to stderr (gdb, when installed), so that a stall shows where the
+// service waits; libFuzzer's own report has only the harness thread.
+void dump_thread_stacks() {
+  const std::string command =
+      "gdb -p " + std::to_string(::getpid()) + " -batch -ex 'thread apply all bt' 1>&2 2>/dev/null";
+  if (std::system(command.c_str()) != 0)
+    std::fprintf(stderr, "(no gdb: thread stacks not shown)\n");
+}
+
 // Sends `request` on a new connection and returns everything the server sent back.
 std::string exchange(int port, const std::string& request) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -139,6 +148,7 @@ std::string exchange(int port, const std::string& request) {
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, 10000) <= 0) {
       ::close(fd);
+      dump_thread_stacks();
       ionflow::fuzz::fail("no answer within 10 s");
     }
     const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);

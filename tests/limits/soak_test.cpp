@@ -8,10 +8,12 @@
 // 200 (queued) ends "cancelled", 202
 // (running) "cancelled" or "done", 409 (already ended) was "done" — none fails or is lost from GET
 // /v1/jobs; and the series is flat after the first 20 s (the warm-up: index cache, scorer threads,
-// SQLite pages): the last sample's RSS at most 48 MiB above the warm-up sample's, the open fds at
-// most 4 above.
+// SQLite pages): the median of the last three RSS samples at most 16 MiB above the warm-up
+// sample's (the 600 s run before malloc arenas were capped ended 31 MiB above), the last open
+// fds at most 4 above.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <deque>
@@ -174,7 +176,12 @@ TEST(Soak, ServeStaysFlatUnderSubmissionsCancelsAndResizesAndAccountsForEveryJob
   }
   ASSERT_NE(warm, nullptr);
   const Sample& last = series.back();
-  EXPECT_LE(last.rss_kib, warm->rss_kib + 48 * 1024) << "RSS grew after the warm-up";
+  // The median of the last three samples: a single one may fall while a whole BSA1 job runs
+  // (+20 MiB for a few seconds).
+  std::vector<long> tail;
+  for (size_t i = series.size() - 3; i < series.size(); ++i) tail.push_back(series[i].rss_kib);
+  std::sort(tail.begin(), tail.end());
+  EXPECT_LE(tail[1], warm->rss_kib + 16 * 1024) << "RSS grew after the warm-up";
   EXPECT_LE(last.fds, warm->fds + 4) << "open file descriptors grew after the warm-up";
 }
 

@@ -27,7 +27,7 @@ uint64_t parse_memory_size(const std::string& text);
 // Caps glibc's malloc arenas at one per core (at least 2; mallopt M_ARENA_MAX) for a
 // long-running process (`ionflow serve`, `ionflow scorer-node`). glibc's default, 8 per core,
 // gives each of the many short-lived pipeline and scorer threads its own arena, whose freed
-// pages stay resident: the soak (tests/limits/soak_test.cpp, 300 s, ~7,000 jobs on 2 cores)
+// pages stay resident: the soak (tests/limits/soak_test.cpp, 300 s, 7,000-10,000 jobs on 2 cores)
 // ran at 48-79 MiB with the default and flat at 28-34 MiB (one 54 MiB sample while a whole
 // BSA1 job ran) with 2 arenas; malloc_trim(0) after every job did not help (49-79 MiB), so
 // the pages are not free ones but fragments spread over 16 arenas. Call before any thread

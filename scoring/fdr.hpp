@@ -4,9 +4,10 @@
 // score threshold t, FDR(t) = D(t) / T(t), with D and T the decoys and targets scoring >= t
 // (FDR = 1 when T = 0, capped at 1). The q-value of a score s is the smallest FDR over all
 // thresholds t <= s (Storey & Tibshirani 2003), so q is monotone in the score. Items with equal
-// scores share one threshold. We use D/T, not the more conservative (D+1)/T, because the
-// target counts asked of us (tens of PSMs at 1%) are below 100, where (D+1)/T can never reach
-// 0.01; D/T is what Comet, X!Tandem, OpenMS FalseDiscoveryRate and MSFragger/Philosopher report.
+// scores share one threshold. We use D/T (with the decoy count bounded below on small runs, see
+// "Decoy tail"), not the more conservative (D+1)/T, because the target counts asked of us (tens
+// of PSMs at 1%) are below 100, where (D+1)/T can never reach 0.01; D/T is what Comet, X!Tandem,
+// OpenMS FalseDiscoveryRate and MSFragger/Philosopher report.
 //
 // Decoy tail (DecoyCount::kTailBounded, what finalize_psm_facts reports when the score is the
 // search's -log10 E statistic). With fewer than 100 targets, D/T <= 0.01 means "no decoy above
@@ -25,7 +26,9 @@
 // (precursor_calibration.hpp: 10^LR has mean 1 under a uniform error, so the survival stays
 // 10^-s). On the runs above, a line through the 10 best decoys falls 0.6-1.7 decades per unit
 // of the score (median 0.9; 0.6-3.3 for -log10 E alone): noisy with 12-484 decoys a run, about
-// the slope assumed; the entrapment check is what says the bound holds (perf/ident/README.md).
+// the slope assumed; the entrapment check is what says the bound holds (perf/ident/README.md;
+// also: the runs' decoys split at random into pseudo-targets and pseudo-decoys, D/T accepts 0.97
+// pseudo-targets a run at 1%, the bound 0.001).
 // m = 2, not 1: a single outlying decoy (BSA2 with the entrapment database: best decoy 2.95,
 // next 1.95) set the bound alone and cut 23 PSMs to 7; m = 3 accepts 18 fewer of 379 PSMs (1
 // impossible PSM fewer). A run with hundreds of targets at 1% cuts where D(t) >> m:

@@ -1,6 +1,8 @@
 #include "scoring/fdr.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <numeric>
 #include <set>
 #include <type_traits>
@@ -9,9 +11,44 @@
 
 namespace ionflow {
 
+namespace {
+
+// The decoy count's lower bound above the anchor decoy (fdr.hpp, kTailBounded): none when
+// `count` is kObserved or there are no decoys.
+struct DecoyTail {
+  bool active = false;
+  double anchor_score = 0.0;  // s_m
+  double anchor_count = 0.0;  // m (fewer when the list has fewer decoys)
+
+  DecoyTail(const std::vector<double>& scores, const std::vector<bool>& decoy, DecoyCount count) {
+    if (count != DecoyCount::kTailBounded) return;
+    std::vector<double> decoys;
+    for (size_t i = 0; i < scores.size(); ++i) {
+      if (decoy[i]) decoys.push_back(scores[i]);
+    }
+    if (decoys.empty()) return;
+    const size_t m = std::min<size_t>(kTailAnchorDecoys, decoys.size());
+    std::nth_element(decoys.begin(), decoys.begin() + static_cast<std::ptrdiff_t>(m - 1),
+                     decoys.end(), std::greater<double>());
+    active = true;
+    anchor_score = decoys[m - 1];
+    anchor_count = static_cast<double>(m);
+  }
+
+  // max(D(t), m * 10^-(t - s_m)) above the anchor, D(t) at and below it.
+  double decoys_above(double threshold, size_t observed) const {
+    const double d = static_cast<double>(observed);
+    if (!active || threshold <= anchor_score) return d;
+    return std::max(d, anchor_count * std::pow(10.0, anchor_score - threshold));
+  }
+};
+
+}  // namespace
+
 std::vector<double> target_decoy_q_values(const std::vector<double>& scores,
-                                          const std::vector<bool>& decoy) {
+                                          const std::vector<bool>& decoy, DecoyCount count) {
   const size_t n = scores.size();
+  const DecoyTail tail(scores, decoy, count);
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
@@ -24,7 +61,8 @@ std::vector<double> target_decoy_q_values(const std::vector<double>& scores,
       (decoy[order[j]] ? decoys : targets) += 1;
       ++j;
     }
-    const double f = targets == 0 ? 1.0 : std::min(1.0, double(decoys) / double(targets));
+    const double d = tail.decoys_above(scores[order[i]], decoys);
+    const double f = targets == 0 ? 1.0 : std::min(1.0, d / double(targets));
     for (size_t k = i; k < j; ++k) fdr[k] = f;
     i = j;
   }
@@ -66,7 +104,7 @@ double q_at(const std::vector<std::pair<double, double>>& curve_desc, double s) 
 // Spectrum and peptide q-values read only rank, score, decoy and proforma, which Psm and PsmFact
 // both have: one template for both.
 template <class Row>
-void spectrum_q_values(std::vector<Row>& psms) {
+void spectrum_q_values(std::vector<Row>& psms, DecoyCount count) {
   std::vector<double> scores;
   std::vector<bool> decoy;
   std::vector<size_t> rank1;
@@ -76,7 +114,7 @@ void spectrum_q_values(std::vector<Row>& psms) {
     scores.push_back(psms[i].score);
     decoy.push_back(psms[i].decoy);
   }
-  const std::vector<double> q = target_decoy_q_values(scores, decoy);
+  const std::vector<double> q = target_decoy_q_values(scores, decoy, count);
   std::vector<std::pair<double, double>> curve;
   for (size_t k = 0; k < rank1.size(); ++k) {
     psms[rank1[k]].spectrum_q = q[k];
@@ -90,7 +128,7 @@ void spectrum_q_values(std::vector<Row>& psms) {
 
 // Peptide = Row::proforma (the string for Psm, its interned id for PsmFact).
 template <class Row>
-void peptide_q_values(std::vector<Row>& psms) {
+void peptide_q_values(std::vector<Row>& psms, DecoyCount count) {
   using Key = std::decay_t<decltype(Row::proforma)>;
   std::unordered_map<Key, size_t> best;  // proforma -> index of best rank-1 PSM
   for (size_t i = 0; i < psms.size(); ++i) {
@@ -106,7 +144,7 @@ void peptide_q_values(std::vector<Row>& psms) {
     scores.push_back(psms[i].score);
     decoy.push_back(psms[i].decoy);
   }
-  const std::vector<double> q = target_decoy_q_values(scores, decoy);
+  const std::vector<double> q = target_decoy_q_values(scores, decoy, count);
   std::unordered_map<Key, double> q_of;
   for (size_t k = 0; k < keys.size(); ++k) q_of[keys[k]] = q[k];
   for (Row& p : psms) {
@@ -117,21 +155,21 @@ void peptide_q_values(std::vector<Row>& psms) {
 
 }  // namespace
 
-void assign_spectrum_q_values(std::vector<Psm>& psms) {
-  spectrum_q_values(psms);
+void assign_spectrum_q_values(std::vector<Psm>& psms, DecoyCount count) {
+  spectrum_q_values(psms, count);
 }
-void assign_spectrum_q_values(std::vector<PsmFact>& facts) {
-  spectrum_q_values(facts);
+void assign_spectrum_q_values(std::vector<PsmFact>& facts, DecoyCount count) {
+  spectrum_q_values(facts, count);
 }
-void assign_peptide_q_values(std::vector<Psm>& psms) {
-  peptide_q_values(psms);
+void assign_peptide_q_values(std::vector<Psm>& psms, DecoyCount count) {
+  peptide_q_values(psms, count);
 }
-void assign_peptide_q_values(std::vector<PsmFact>& facts) {
-  peptide_q_values(facts);
+void assign_peptide_q_values(std::vector<PsmFact>& facts, DecoyCount count) {
+  peptide_q_values(facts, count);
 }
 
 std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_view decoy_tag,
-                                                  bool tag_is_suffix) {
+                                                  bool tag_is_suffix, DecoyCount count) {
   std::vector<PsmFact>& facts = table.facts;
   const std::vector<FactEvidence>& evidence = table.evidence();
   // Best rank-1 PSM score per protein accession.
@@ -175,7 +213,7 @@ std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_v
     scores.push_back(proteins[i].score);
     decoy.push_back(proteins[i].decoy);
   }
-  const std::vector<double> q = target_decoy_q_values(scores, decoy);
+  const std::vector<double> q = target_decoy_q_values(scores, decoy, count);
   for (size_t k = 0; k < picked.size(); ++k) proteins[picked[k]].q_value = q[k];
 
   std::vector<double> q_of(table.accession_count(), 1.0);  // by accession id; 1 = not scored
@@ -200,9 +238,11 @@ std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_v
 }
 
 std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
-                                                  std::string_view decoy_tag, bool tag_is_suffix) {
+                                                  std::string_view decoy_tag, bool tag_is_suffix,
+                                                  DecoyCount count) {
   PsmFacts facts = facts_of(psms);
-  std::vector<ProteinScore> proteins = assign_protein_q_values(facts, decoy_tag, tag_is_suffix);
+  std::vector<ProteinScore> proteins =
+      assign_protein_q_values(facts, decoy_tag, tag_is_suffix, count);
   for (const PsmFact& f : facts.facts) psms[f.arrival].protein_q = f.protein_q;
   return proteins;
 }

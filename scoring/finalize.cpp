@@ -1,8 +1,9 @@
 // finalize_psms / finalize_psm_facts (declared in search.hpp): best PSMs per spectrum across
 // charge queries, ranked by the search's statistic; the precursor-error likelihood ratio
 // (precursor_calibration.hpp) and optional semi-supervised rescoring (rescoring.hpp), whose score
-// the q-values (fdr.hpp) then use without re-ranking. The work is done on PsmFacts (psm_facts.hpp);
-// finalize_psms is a wrapper that carries the result back to whole Psms.
+// the q-values (fdr.hpp; the decoy count tail-bounded unless rescored) then use without
+// re-ranking. The work is done on PsmFacts (psm_facts.hpp); finalize_psms is a wrapper that
+// carries the result back to whole Psms.
 #include <algorithm>
 #include <utility>
 
@@ -95,9 +96,13 @@ void finalize_psm_facts(PsmFacts& facts, const SearchParameters& params) {
   // spectrum changed the rank-1 answers (an E. coli search at +-500 Da: 76 PSMs at 1% FDR with
   // report_psms 1, 17 with 2 or more; found by a new-user test).
   calibrate_precursor_errors(facts.facts);
-  rescore_psms(facts.facts);
-  assign_spectrum_q_values(facts.facts);
-  assign_peptide_q_values(facts.facts);
+  // The search's statistic is on the -log10 E scale, whose null tail bounds the decoy count of
+  // small runs (fdr.hpp); a rescored score is not, and its runs cut among many decoys. Proteins
+  // keep D/T (fdr.hpp: not measured by the entrapment check).
+  const DecoyCount count =
+      rescore_psms(facts.facts) ? DecoyCount::kObserved : DecoyCount::kTailBounded;
+  assign_spectrum_q_values(facts.facts, count);
+  assign_peptide_q_values(facts.facts, count);
   assign_protein_q_values(facts, params.database.decoy_tag, params.database.decoy_tag_is_suffix);
   facts.facts.shrink_to_fit();
 }

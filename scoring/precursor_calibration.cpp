@@ -58,7 +58,9 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts) {
     const double z = (p.precursor_ppm - model.offset_ppm) / model.sigma_ppm;
     const double correct =
         (1 - kTailShare) * norm * std::exp(-0.5 * z * z) + kTailShare / model.window_ppm;
-    p.score += std::log10(correct * model.window_ppm);
+    const double log_ratio = std::log10(correct * model.window_ppm);
+    // The bonus only ranks PSMs the fragments already single out (E < 1); the penalty is kept.
+    if (log_ratio < 0 || p.score > 0) p.score += log_ratio;
   }
   return model;
 }

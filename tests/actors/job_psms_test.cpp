@@ -129,9 +129,10 @@ TEST_P(JobPsmsTest, SpilledResultsEqualTheInMemoryPathForBsa1) {
   EXPECT_EQ(psms.counts().psms, want.psms);
   EXPECT_EQ(psms.counts().peptides, want.peptides);
   EXPECT_EQ(psms.counts().proteins, want.proteins);
-  // BSA1 with the demo settings (results.json psms_at_1pct_fdr): 54 with the precursor-error
-  // likelihood ratio and without the LDA (925 rank-1 PSMs < 1000); 65 before.
-  EXPECT_EQ(want.psms, 54u);
+  // BSA1 with the demo settings (results.json psms_at_1pct_fdr): 44 with the decoy tail bound
+  // (scoring/fdr.hpp), 54 with D/T, the precursor-error likelihood ratio and without the LDA
+  // (925 rank-1 PSMs < 1000); 65 before.
+  EXPECT_EQ(want.psms, 44u);
 
   ResultContext context;
   context.params = &params;
@@ -185,8 +186,10 @@ TEST(JobPsms, Bsa1JobThroughThePipelineReportsItsKnownCounts) {
   const JobSummary s = runtime.run(job);
   EXPECT_EQ(s.spectra_read, 1684u);
   EXPECT_EQ(s.psms, 925u);
-  EXPECT_EQ(s.psms_at_1pct, 54u);  // 65 with the LDA rescoring of 925 PSMs (now >= 1000 only)
-  EXPECT_EQ(s.peptides_at_1pct, 24u);
+  // 54 / 24 with D/T (scoring/fdr.hpp: the decoy tail bound), 65 with the LDA rescoring of 925
+  // PSMs (now >= 1000 only).
+  EXPECT_EQ(s.psms_at_1pct, 44u);
+  EXPECT_EQ(s.peptides_at_1pct, 18u);
   EXPECT_EQ(s.proteins_at_1pct, 12u);
   EXPECT_TRUE(fs::is_empty(dir / "tmp"));  // no spill left behind
   const std::string tsv = read_file(dir / "out" / "results.tsv");

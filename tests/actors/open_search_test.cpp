@@ -59,7 +59,7 @@ TEST(OpenSearch, SlightlyWideWindowBuildsNoFragmentIndex) {
   fs::remove_all(out);
   const JobSummary s = run_ecoli("three-da", out, 3);
   EXPECT_EQ(s.fragment_index, "not built: a window holds ~995 peptides (prefilter above 3200)");
-  EXPECT_EQ(s.psms_at_1pct, 77u);
+  EXPECT_EQ(s.psms_at_1pct, 74u);  // 77 with D/T (scoring/fdr.hpp's decoy tail bound)
   fs::remove_all(out);
 }
 

@@ -1,8 +1,11 @@
-// Target-decoy q-values (D/T, Elias & Gygi 2007) and picked protein FDR (Savitski et al. 2015)
-// on hand-made lists whose q-values were computed by hand.
+// Target-decoy q-values (D/T, Elias & Gygi 2007; the tail-bounded decoy count of fdr.hpp) and
+// picked protein FDR (Savitski et al. 2015) on hand-made lists whose q-values were computed by
+// hand.
 #include "scoring/fdr.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace ionflow {
 namespace {
@@ -32,6 +35,50 @@ TEST(Fdr, InputOrderAndTies) {
   std::vector<double> q2 = target_decoy_q_values({5, 5}, {false, true});
   EXPECT_DOUBLE_EQ(q2[0], 1.0);
   EXPECT_DOUBLE_EQ(q2[1], 1.0);
+}
+
+TEST(Fdr, TailBoundedDecoyCountByHand) {
+  // The list of HandComputedQValues; decoys 7, 4, 2, 1, so the anchor is the second, s_2 = 4.
+  // Above it D'(t) = max(D, 2 * 10^-(t - 4)): t = 10, 9, 8 -> 2e-6/1, 2e-5/2, 2e-4/3; at 7, 6,
+  // 5 the observed decoy (D = 1) is larger -> 1/3, 1/4, 1/5; at 4 and below D/T as before.
+  std::vector<double> scores = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+  std::vector<bool> decoy = {false, false, false, true, false, false, true, false, true, true};
+  std::vector<double> q = target_decoy_q_values(scores, decoy, DecoyCount::kTailBounded);
+  const double expected[] = {2e-6, 1e-5, 2e-4 / 3, 0.2, 0.2, 0.2, 1.0 / 3, 1.0 / 3, 0.5, 2.0 / 3};
+  ASSERT_EQ(q.size(), 10u);
+  for (int i = 0; i < 10; ++i) EXPECT_NEAR(q[i], expected[i], 1e-15) << i;
+}
+
+TEST(Fdr, TailBoundedSmallRunNeedsMoreThanBeatingTheBestDecoy) {
+  // A small run: 20 targets at E = 1e-5 (score 5), 20 at E = 0.03 (1.5), decoys at 1.3, 1.0
+  // and 200 below 0. D/T gives all 40 targets q = 0 (no decoy above them). With the tail bound
+  // (anchor s_2 = 1.0, m = 2): at 1.5, D' = 2 * 10^-0.5 = 0.632 of 40 targets -> q = 0.0158, so
+  // only the 20 strong ones pass 1%; at 5, D' = 2e-4 of 20 -> 1e-5.
+  std::vector<double> scores;
+  std::vector<bool> decoy;
+  for (int i = 0; i < 20; ++i) scores.push_back(5.0), decoy.push_back(false);
+  for (int i = 0; i < 20; ++i) scores.push_back(1.5), decoy.push_back(false);
+  scores.push_back(1.3), decoy.push_back(true);
+  scores.push_back(1.0), decoy.push_back(true);
+  for (int i = 0; i < 200; ++i) scores.push_back(-0.01 * (i + 1)), decoy.push_back(true);
+  const std::vector<double> plain = target_decoy_q_values(scores, decoy);
+  const std::vector<double> tail = target_decoy_q_values(scores, decoy, DecoyCount::kTailBounded);
+  EXPECT_DOUBLE_EQ(plain[0], 0.0);
+  EXPECT_DOUBLE_EQ(plain[20], 0.0);
+  EXPECT_NEAR(tail[0], 2e-4 / 20, 1e-15);
+  EXPECT_NEAR(tail[20], 2 * std::pow(10.0, -0.5) / 40, 1e-15);
+  // The best decoy (1.3) is 0.3 above the anchor: D' = max(1, 2 * 10^-0.3 = 1.0024) of 40;
+  // at the anchor (1.0) the decoys seen, 2 of 40.
+  EXPECT_NEAR(tail[40], 2 * std::pow(10.0, -0.3) / 40, 1e-15);
+  EXPECT_DOUBLE_EQ(plain[40], 1.0 / 40);
+  EXPECT_DOUBLE_EQ(tail[41], 2.0 / 40);
+  // One decoy in the list: it is the anchor (m = 1).
+  const std::vector<double> one =
+      target_decoy_q_values({3, 2, 1}, {false, false, true}, DecoyCount::kTailBounded);
+  EXPECT_NEAR(one[0], std::pow(10.0, -2), 1e-15);
+  EXPECT_NEAR(one[1], std::pow(10.0, -1) / 2, 1e-15);
+  // No decoy: nothing to anchor, D/T.
+  EXPECT_DOUBLE_EQ(target_decoy_q_values({3, 2}, {false, false}, DecoyCount::kTailBounded)[0], 0);
 }
 
 TEST(Fdr, StripDecoyTag) {

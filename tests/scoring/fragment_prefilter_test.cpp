@@ -106,14 +106,17 @@ TEST(FragmentPrefilter, OpenSearchKeepsTheIdentifications) {
   EXPECT_EQ(wide, 139u);  // every query
   const auto ea = accepted(a, params);
   const auto eb = accepted(b, params);
-  EXPECT_EQ(ea.size(), 79u);
+  // 79 and 72 with D/T; the decoy tail bound (fdr.hpp) costs the exhaustive search 7 PSMs.
+  EXPECT_EQ(ea.size(), 72u);
   EXPECT_EQ(eb.size(), 72u);  // 78 when the 139 spectra were rescored (rescoring.hpp: >= 1000)
   size_t same = 0;
   for (const auto& [spectrum, proforma] : eb) {
     auto it = ea.find(spectrum);
     same += it != ea.end() && it->second == proforma ? 1 : 0;
   }
-  EXPECT_EQ(same, 72u);  // of the 72 accepted, with the exhaustive search's peptide
+  // Of the 72 accepted, accepted by the exhaustive search with the same peptide (72 of 72 with
+  // D/T; the other 3 the exhaustive search no longer accepts at 1%).
+  EXPECT_EQ(same, 69u);
 }
 
 // More PSMs per spectrum must not change which is rank 1: at +-500 Da the learned rescoring
@@ -128,7 +131,7 @@ TEST(FragmentPrefilter, ReportPsmsDoesNotChangeRankOne) {
   SearchParameters one = params;
   one.report_psms = 1;
   const auto accepted_one = accepted(raw, one);
-  EXPECT_EQ(accepted_one.size(), 76u);  // 80 when 139 spectra were rescored
+  EXPECT_EQ(accepted_one.size(), 62u);  // 76 with D/T (fdr.hpp), 80 when 139 were rescored
   EXPECT_EQ(accepted(raw, params), accepted_one);
   std::map<uint64_t, std::string> rank1_one, rank1_three;
   for (const Psm& p : finalize_psms(raw, one)) rank1_one[p.spectrum_index] = p.proforma;

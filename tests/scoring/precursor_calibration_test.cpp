@@ -51,6 +51,28 @@ TEST(PrecursorCalibration, LearnsTheOffsetAndSpreadAndAddsTheLikelihoodRatio) {
   EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-12);
 }
 
+TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
+  // Two more wrong targets at the offset (4.0 ppm): with E = 1 (score 0) and E = 2 (score
+  // -0.301) they keep their score; one at E = 0.5 gets the full gain. The penalty at the edge
+  // is given whatever the E-value (facts[30]: score 0 at -10 ppm, checked above).
+  std::vector<PsmFact> facts = run(30);
+  for (double score : {0.0, -0.301, 0.301}) {
+    PsmFact p;
+    p.spectrum_index = facts.size();
+    p.score = score;
+    p.precursor_ppm = 4.0;
+    facts.push_back(p);
+  }
+  const std::vector<PsmFact> before = facts;
+  ASSERT_TRUE(calibrate_precursor_errors(facts).applied);
+  const size_t n = facts.size();
+  EXPECT_EQ(facts[n - 3].score, 0.0);
+  EXPECT_EQ(facts[n - 2].score, -0.301);
+  const double top = std::log10(0.8 * 20.0 / std::sqrt(2 * std::numbers::pi) + 0.2);
+  EXPECT_NEAR(facts[n - 1].score - before[n - 1].score, top, 1e-12);
+  EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-12);
+}
+
 TEST(PrecursorCalibration, TooFewConfidentPsmsChangeNothing) {
   std::vector<PsmFact> facts = run(kMinConfidentForCalibration - 1);
   const std::vector<PsmFact> before = facts;

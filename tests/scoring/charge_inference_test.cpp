@@ -127,21 +127,21 @@ const RawSpectrum& by_scan(const std::vector<RawSpectrum>& spectra, int64_t scan
   throw std::runtime_error("scan not found");
 }
 
-// Scan 119 is KAPAGGAADAAAK at 2+ (MetaMorpheus, SmallCalibratible_Yeast.mzID): 78% of its
+// Scan 119 is KAPAGGAADAAAK at 2+ (MetaMorpheus, SmallCalibratible_Yeast.mzID): 77.9% of its
 // intensity lies below its precursor m/z (549.80), so the rule says multiply charged.
 TEST(ChargeInference, RealTwoPlusSpectrumIsMultiplyCharged) {
   REQUIRE_YEAST_RUN();
   const std::vector<RawSpectrum> spectra = read_spectra(kDir + "/SmallCalibratible_Yeast.mzML");
   const RawSpectrum& s = by_scan(spectra, 119);
   EXPECT_EQ(s.precursor_charges, std::vector<int>{2});
-  EXPECT_NEAR(intensity_fraction_below(s.mz, s.intensity, s.precursor_mz), 0.781, 0.001);
+  EXPECT_NEAR(intensity_fraction_below(s.mz, s.intensity, s.precursor_mz), 0.7788, 0.0001);
   EXPECT_EQ(inferred_precursor_charges(s.mz, s.intensity, s.precursor_mz, 1, 3),
             (std::vector<int>{2, 3}));
 }
 
 // The run with every charge stripped, searched at the inferred charges within 1-3, against the
 // run with its charges: each charge's candidates get their own E-value and the spectrum keeps
-// the best across charges (finalize.cpp).
+// the best across charges (finalize.cpp). The PSMs at 1% come within 4 of the run with charges.
 TEST(ChargeInference, ChargelessYeastRunComesCloseToTheRunWithCharges) {
   REQUIRE_YEAST_RUN();
   const std::vector<RawSpectrum> with = read_spectra(kDir + "/SmallCalibratible_Yeast.mzML");
@@ -167,7 +167,11 @@ TEST(ChargeInference, ChargelessYeastRunComesCloseToTheRunWithCharges) {
   std::cout << "yeast mzML PSMs at 1%: with charges " << accepted(a) << ", without (inferred) "
             << accepted(b) << " (same peptide and charge " << same << "), without (1-3) "
             << accepted(c) << "\n";
-  EXPECT_EQ(accepted(a), 0u);
+  // Measured: 69 with charges; 66 without, all 66 with the same peptide and charge as with
+  // them (the 3 lost had E-values 0.6-2.1); 66 too when every charge of 1-3 is tried.
+  EXPECT_GE(accepted(a), 65u);
+  EXPECT_GE(accepted(b) + 4, accepted(a));
+  EXPECT_GE(same + 4, accepted(a));
   const Psm& kapa = b.at(by_scan(without, 119).spectrum_index);
   EXPECT_EQ(kapa.proforma, "KAPAGGAADAAAK");
   EXPECT_EQ(kapa.charge, 2);

@@ -97,7 +97,7 @@ typename Inspector::result_type inspect(Inspector& f, SearchParameters& x) {
   return f(caf::meta::type_name("ionflow::SearchParameters"), x.database, x.precursor_tolerance,
            x.fragment_tolerance, x.isotope_errors, x.min_precursor_charge, x.max_precursor_charge,
            x.max_fragment_charge, x.ion_types, x.min_peaks, x.max_peaks, x.remove_precursor_peak,
-           x.deisotope, x.report_psms);
+           x.deisotope, x.infer_precursor_charge, x.report_psms);
 }
 
 // --- job ----------------------------------------------------------------------------------------

@@ -27,8 +27,8 @@ struct EnzymeParameters {
   bool c_terminal = true;        // cleave C-terminal to cleave_at residues
   bool semi_enzymatic = false;   // one terminus may be non-specific
   int missed_cleavages = 1;
-  int min_length = 5;            // residues
-  int max_length = 50;           // residues
+  int min_length = 5;   // residues
+  int max_length = 50;  // residues
 };
 
 struct DatabaseParameters {
@@ -58,15 +58,18 @@ struct SearchParameters {
   Tolerance precursor_tolerance = Tolerance::Ppm(-10.0, 10.0);
   Tolerance fragment_tolerance = Tolerance::Da(-0.5, 0.5);
   std::vector<int> isotope_errors = {0};  // C13 isotope errors tried, e.g. {0, 1}
-  int min_precursor_charge = 2;  // range tried when a spectrum's charge is unknown
-  int max_precursor_charge = 3;  // at most kMaxPrecursorCharge
-  int max_fragment_charge = 0;   // 0 = max(1, z - 1) for precursor charge z
-  std::string ion_types = "by";  // any of "abcyz" (z = z-dot)
-  int min_peaks = 15;            // fewer prepared peaks -> spectrum skipped ("too few peaks")
-  int max_peaks = 150;           // top-N peaks by intensity kept
+  int min_precursor_charge = 2;           // range tried when a spectrum's charge is unknown
+  int max_precursor_charge = 3;           // at most kMaxPrecursorCharge
+  int max_fragment_charge = 0;            // 0 = max(1, z - 1) for precursor charge z
+  std::string ion_types = "by";           // any of "abcyz" (z = z-dot)
+  int min_peaks = 15;   // fewer prepared peaks -> spectrum skipped ("too few peaks")
+  int max_peaks = 150;  // top-N peaks by intensity kept
   bool remove_precursor_peak = true;
   bool deisotope = false;
-  int report_psms = 1;           // PSMs reported per spectrum
+  // Spectra without a charge: singly vs multiply charged from the peaks (charge_inference.hpp)
+  // within [min_precursor_charge, max_precursor_charge]; false tries the whole range.
+  bool infer_precursor_charge = true;
+  int report_psms = 1;  // PSMs reported per spectrum
 };
 
 }  // namespace ionflow

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "scoring/charge_inference.hpp"
 #include "scoring/mass.hpp"
 
 namespace ionflow {
@@ -46,10 +47,13 @@ std::vector<int> charges_to_try(const RawSpectrum& spectrum, const SearchParamet
     if (charges.empty()) return charges;  // only unbelievable charges: not guessed either
     above_cap = false;                    // e.g. 2, 3, 99: 2 and 3 are searched
   }
-  if (charges.empty()) {
-    for (int z = std::max(1, params.min_precursor_charge); z <= params.max_precursor_charge; ++z) {
-      charges.push_back(z);
-    }
+  if (!charges.empty()) return charges;
+  if (params.infer_precursor_charge) {
+    return inferred_precursor_charges(spectrum.mz, spectrum.intensity, spectrum.precursor_mz,
+                                      params.min_precursor_charge, params.max_precursor_charge);
+  }
+  for (int z = std::max(1, params.min_precursor_charge); z <= params.max_precursor_charge; ++z) {
+    charges.push_back(z);
   }
   return charges;
 }

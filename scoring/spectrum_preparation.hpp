@@ -22,9 +22,11 @@
 //     the base peak to 100 follows X!Tandem (so hyperscores are comparable between spectra).
 //  7. Fewer than params.min_peaks peaks left -> "too few peaks".
 //  8. Peaks sorted by ascending m/z; one Query per charge: the file's charges (values < 1 are
-//     ignored, values above kMaxPrecursorCharge dropped), or every charge of [min_precursor_charge,
-//     max_precursor_charge] when the file gives none (charge_from_file = false). neutral_mass =
-//     (precursor_mz − proton) · z.
+//     ignored, values above kMaxPrecursorCharge dropped), or, when the file gives none
+//     (charge_from_file = false), the charges of [min_precursor_charge, max_precursor_charge]
+//     that params.infer_precursor_charge keeps (charge_inference.hpp: Comet's rule on the raw
+//     peaks of step 2, before any removal; every charge of the range when it is off).
+//     neutral_mass = (precursor_mz − proton) · z.
 //
 // Thread-safe (pure function). Never throws for bad spectra: they are skipped with a reason.
 #pragma once

@@ -76,6 +76,7 @@ JsonValue effective_parameters(const JobSpec& spec) {
   root.set("max_peaks", s.max_peaks);
   root.set("remove_precursor_peak", s.remove_precursor_peak);
   root.set("deisotope", s.deisotope);
+  root.set("infer_precursor_charge", s.infer_precursor_charge);
   root.set("report_psms", s.report_psms);
   JsonValue spectra = JsonValue::array();
   for (const auto& p : spec.spectra_paths) spectra.push_back(p);

@@ -147,6 +147,10 @@ class MessageReader {
          [&s](const JsonValue& v, const std::string& p) { s.report_psms = get_int(v, p, 1, 100); }},
         {"deisotope",
          [&s](const JsonValue& v, const std::string& p) { s.deisotope = get_bool(v, p); }},
+        {"infer_precursor_charge",
+         [&s](const JsonValue& v, const std::string& p) {
+           s.infer_precursor_charge = get_bool(v, p);
+         }},
         {"remove_precursor_peak",
          [&s](const JsonValue& v, const std::string& p) {
            s.remove_precursor_peak = get_bool(v, p);

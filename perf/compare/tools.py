@@ -31,6 +31,9 @@ class SearchSettings:
     max_mass_da: float = 5000.0
     threads: int = 2
     deisotope: bool = False      # ionflow only: drop fragment isotope peaks (high-res fragments)
+    # (lo, hi) for spectra without a charge; () = each engine's default. Given to ionflow as
+    # precursor_charge; Comet and X!Tandem keep their own handling (perf/ident/README.md).
+    precursor_charges: tuple = ()
 
 
 def _fill(template_name, values):
@@ -112,6 +115,7 @@ def ionflow_job(s: SearchSettings):
         'report_psms': 1,
         'deisotope': s.deisotope,
         'output_formats': ['tsv'],
+        **({'precursor_charge': list(s.precursor_charges)} if s.precursor_charges else {}),
     }
 
 

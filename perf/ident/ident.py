@@ -88,6 +88,10 @@ RUNS = {
                  fasta=HUMAN_SMALL, tag=None, suffix=False, iso=False, ppm=20.0, frag=0.02,
                  mc=2, sample=None, entrap=[YEAST_REF, ECOLI_REF]),
 }
+# Charge-less runs: the same MGF with its CHARGE lines removed (written under --work/inputs),
+# searched with precursor charges 1-3 for spectra without one.
+for _name in ('yeast-MGF', 'HeLa'):
+    RUNS[_name + '-nocharge'] = dict(RUNS[_name], strip_charges=True, charges=(1, 3))
 
 
 def parse_args(argv):
@@ -187,11 +191,14 @@ def settings_for(run, db, threads):
     return tools.SearchSettings(fasta=db.path, decoy_tag=db.tag, decoy_suffix=db.suffix,
                                 isotope_error=run['iso'], precursor_ppm=run['ppm'],
                                 fragment_da=run['frag'], missed_cleavages=run['mc'],
-                                threads=threads, deisotope=run['frag'] < 0.1)
+                                threads=threads, deisotope=run['frag'] < 0.1,
+                                precursor_charges=run.get('charges', ()))
 
 
 def fingerprint(paths, settings):
-    fields = {k: v for k, v in settings.__dict__.items() if k != 'deisotope'}  # ionflow only
+    # deisotope and precursor_charges are ionflow's only (the peers' own charge handling).
+    fields = {k: v for k, v in settings.__dict__.items()
+              if k not in ('deisotope', 'precursor_charges')}
     h = hashlib.sha1(json.dumps(fields, sort_keys=True).encode())
     for p in paths:
         st = os.stat(p)
@@ -270,7 +277,20 @@ def count_engine(engine, result, ids, db):
     return out
 
 
-def spectra_input(args, name, path):
+def strip_charges(args, name, path):
+    """The MGF at `path` without its CHARGE= lines, as --work/inputs/<name>.mgf."""
+    out = os.path.join(args.work, 'inputs', name + '.mgf')
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(path):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with open(path) as f, open(out + '.tmp', 'w') as o:
+            o.writelines(line for line in f if not line.startswith('CHARGE='))
+        os.replace(out + '.tmp', out)
+    return out
+
+
+def spectra_input(args, name, path, run=None):
+    if run and run.get('strip_charges'):
+        path = strip_charges(args, name, path)
     if path.endswith('.mgf'):
         return path, []
     spectra = indexed_input(args.work, name, path)
@@ -317,7 +337,7 @@ def main(argv):
                            f'{args.shared})')
             continue
         dbs = build_databases(args, name, run, root)
-        spectra, ids = spectra_input(args, name, os.path.join(root, run['spectra']))
+        spectra, ids = spectra_input(args, name, os.path.join(root, run['spectra']), run)
         results[name] = {}
         for db_name in [d for d in args.dbs.split(',') if d]:
             db = dbs[db_name]

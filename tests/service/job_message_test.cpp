@@ -169,6 +169,7 @@ TEST(JobMessage, SageExampleConfigParsesToTheSameSettings) {
   EXPECT_EQ(s.max_precursor_charge, 4);
   EXPECT_THAT(s.isotope_errors, ElementsAre(-1, 0, 1, 2, 3));  // Sage's [lo, hi] range
   EXPECT_FALSE(s.deisotope);
+  EXPECT_TRUE(s.infer_precursor_charge);  // ionflow's own key, on unless the job says false
   EXPECT_EQ(s.min_peaks, 15);
   EXPECT_EQ(s.max_peaks, 150);
   EXPECT_EQ(s.max_fragment_charge, 1);
@@ -242,10 +243,11 @@ TEST(JobMessage, IonflowKeysAndAliases) {
           "spectra": [")" + kBsa1 + R"("], "enzyme": "Lys-C", "decoy_generation": "reverse_protein",
           "ion_types": "yb", "licensed_cores": 4, "scorers": 2, "parsers": 3, "chunk_size": 250,
           "output_formats": ["tsv", "mzid"], "write_pin": true, "zstd": true, "priority": 5,
-          "sorter_memory_mb": 64, "max_fragment_charge": null})",
+          "sorter_memory_mb": 64, "max_fragment_charge": null, "infer_precursor_charge": false})",
                                        unimod());
   const JobSpec& j = parsed.spec;
   EXPECT_EQ(j.search.database.enzyme.name, "lys-c");
+  EXPECT_FALSE(j.search.infer_precursor_charge);
   EXPECT_EQ(j.search.database.enzyme.cleave_at, "K");
   EXPECT_TRUE(j.search.database.decoy_tag_is_suffix);  // inferred from the leading '_'
   EXPECT_EQ(j.search.database.decoy_generation, DecoyGeneration::kReverseProtein);
@@ -552,6 +554,7 @@ TEST(JobMessage, EffectiveParametersListEveryKeyAndParseBack) {
                           "min_peaks",
                           "max_peaks",
                           "deisotope",
+                          "infer_precursor_charge",
                           "report_psms",
                           "mzml_paths",
                           "output_directory",

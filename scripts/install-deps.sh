@@ -10,7 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libexpat1-dev zlib1g-dev libbz2-dev bzip2 libmsnumpress-dev
   libcpp-httplib-dev libssl-dev libsqlite3-dev libhiredis-dev libcli11-dev redis-server
-  comet-ms tandem-mass openms-common topp libxml2-utils hyperfine curl python3 time
+  comet-ms tandem-mass openms-common topp libxml2-utils hyperfine linux-perf curl python3 time
   libjs-chart.js chromium chromium-driver python3-selenium
   clang libfuzzer-14-dev libclang-rt-14-dev
 )

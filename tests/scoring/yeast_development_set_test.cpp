@@ -22,52 +22,17 @@
 
 #include "scoring/search.hpp"
 #include "scoring_test_support.hpp"
+#include "yeast_run_support.hpp"
 
 namespace ionflow {
 namespace {
 
-std::string shared_dir() {
-  if (const char* env = std::getenv("IONFLOW_SHARED_DATA")) return env;
-  return std::string(IONFLOW_SOURCE_DIR) + "/../shared/data";
-}
-const std::string kDir = shared_dir() + "/metamorpheus-yeast-smallcalib";
+using yeast_run::read_spectra;
+const std::string kDir = yeast_run::directory();
 
-#define REQUIRE_YEAST_RUN()                                                              \
-  if (!std::filesystem::exists(kDir + "/SmallCalibratible_Yeast.mzML")) {                \
-    GTEST_SKIP() << "development set not found: " << kDir << " (../shared/data absent)"; \
-  }
-
-std::vector<RawSpectrum> read_spectra(const std::string& path) {
-  const std::string content = scoring_test::read_file(path);
-  auto reader = make_spectrum_reader(detect_peak_list_format(content.substr(0, 4096)), path, 0);
-  std::vector<RawSpectrum> spectra;
-  reader->feed(content, spectra);
-  reader->finish(spectra);
-  return spectra;
-}
-
-// The benchmark's high-res settings (perf/ident): 10 ppm, 0.02 Da, isotope errors 0/+1,
-// Carbamidomethyl (C) fixed, Oxidation (M) variable, reversed-protein decoys.
-SearchParameters yeast_parameters() {
-  SearchParameters p;
-  p.precursor_tolerance = Tolerance::Ppm(-10, 10);
-  p.fragment_tolerance = Tolerance::Da(-0.02, 0.02);
-  p.isotope_errors = {0, 1};
-  p.database.decoy_generation = DecoyGeneration::kReverseProtein;
-  p.database.fixed_modifications.push_back(scoring_test::carbamidomethyl());
-  p.database.variable_modifications.push_back(scoring_test::oxidation());
-  return p;
-}
-
-// Rank-1 PSMs by MS2 order.
+// Rank-1 PSMs by MS2 order, at the benchmark's settings.
 std::map<uint64_t, Psm> search(const std::vector<RawSpectrum>& spectra) {
-  const SearchParameters params = yeast_parameters();
-  const std::string fasta = kDir + "/SmallYeast.fasta";
-  PeptideIndexLimits limits;
-  limits.threads = 2;
-  auto index = build_peptide_index(
-      parse_fasta(scoring_test::read_file(fasta), fasta, {"rev_", false}), params, nullptr, limits);
-  return scoring_test::search_rank1(index, params, spectra);
+  return yeast_run::search(spectra, yeast_run::parameters());
 }
 
 TEST(YeastDevelopmentSet, MzmlAndMgfDifferOnlyInThePepmassRounding) {

@@ -1,16 +1,15 @@
-// A soak of `ionflow serve` on loopback (issue 20): for IONFLOW_SOAK_SECONDS (default 75; the
-// 10-minute run is perf/soak/run.sh 600) a client submits small jobs continuously (at most 4
-// unfinished at a time; every 40th is the whole BSA1 run), cancels every fourth one right after
-// submitting it (so some are queued, some running, some already done), and resizes the
-// scorer pool (PUT /v1/scorers, counts 1-4 in turn) every 3 s. The server's RSS (VmRSS) and
-// open file descriptors (/proc/PID/fd) are sampled every 10 s and printed as a series.
-// Asserted: every job is accounted for — a job not cancelled ends "done"; a cancel answered
-// 200 (queued) ends "cancelled", 202
-// (running) "cancelled" or "done", 409 (already ended) was "done" — none fails or is lost from GET
-// /v1/jobs; and the series is flat after the first 20 s (the warm-up: index cache, scorer threads,
-// SQLite pages): the median of the last three RSS samples at most 16 MiB above the warm-up
-// sample's (the 600 s run before malloc arenas were capped ended 31 MiB above), the last open
-// fds at most 4 above.
+// A soak of `ionflow serve` on loopback (issue 20): for IONFLOW_SOAK_SECONDS (default 75, or 30
+// under AddressSanitizer, where only the accounting is asserted; the 10-minute run is
+// perf/soak/run.sh 600) a client submits small jobs continuously (at most 4 unfinished at a time;
+// every 40th is the whole BSA1 run), cancels every fourth one right after submitting it (so some
+// are queued, some running, some already done), and resizes the scorer pool (PUT /v1/scorers,
+// counts 1-4 in turn) every 3 s. The server's RSS (VmRSS) and open file descriptors (/proc/PID/fd)
+// are sampled every 10 s and printed as a series. Asserted: every job is accounted for — a job not
+// cancelled ends "done"; a cancel answered 200 (queued) ends "cancelled", 202 (running) "cancelled"
+// or "done", 409 (already ended) was "done" — none fails or is lost from GET /v1/jobs; and the
+// series is flat after the first 20 s (the warm-up: index cache, scorer threads, SQLite pages): the
+// median of the last three RSS samples at most 16 MiB above the warm-up sample's (the 600 s run
+// before malloc arenas were capped ended 31 MiB above), the last open fds at most 4 above.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +24,18 @@
 #include <vector>
 
 #include "../service/serve_support.hpp"
+
+// gcc defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define IONFLOW_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IONFLOW_UNDER_ASAN 1
+#endif
+#endif
+#ifndef IONFLOW_UNDER_ASAN
+#define IONFLOW_UNDER_ASAN 0
+#endif
 
 namespace ionflow::serve_test {
 namespace {
@@ -70,7 +81,8 @@ struct Submitted {
 TEST(Soak, ServeStaysFlatUnderSubmissionsCancelsAndResizesAndAccountsForEveryJob) {
   ASSERT_TRUE(fs::exists(kIonflow)) << kIonflow << " not built";
   const char* env = std::getenv("IONFLOW_SOAK_SECONDS");
-  const int seconds = env ? std::atoi(env) : 75;
+  // Under AddressSanitizer only the accounting is asserted (below), so a shorter default.
+  const int seconds = env ? std::atoi(env) : (IONFLOW_UNDER_ASAN ? 30 : 75);
   ASSERT_GE(seconds, 30) << "IONFLOW_SOAK_SECONDS below the 20 s warm-up + one sample";
   ServeTestDir dir("soak");
   ServeProcess server(dir.path(),
@@ -181,7 +193,14 @@ TEST(Soak, ServeStaysFlatUnderSubmissionsCancelsAndResizesAndAccountsForEveryJob
   std::vector<long> tail;
   for (size_t i = series.size() - 3; i < series.size(); ++i) tail.push_back(series[i].rss_kib);
   std::sort(tail.begin(), tail.end());
+#if IONFLOW_UNDER_ASAN
+  // Under AddressSanitizer the RSS is the quarantine of freed blocks (up to 256 MiB, filling
+  // over minutes) and shadow memory, not the service's: a CI run went 688 -> 713 MiB in 55 s
+  // with the plain build flat at 28-37 MiB. Leaks are LeakSanitizer's part there.
+  std::cout << "soak: RSS flatness not asserted under AddressSanitizer\n";
+#else
   EXPECT_LE(tail[1], warm->rss_kib + 16 * 1024) << "RSS grew after the warm-up";
+#endif
   EXPECT_LE(last.fds, warm->fds + 4) << "open file descriptors grew after the warm-up";
 }
 

@@ -1,5 +1,6 @@
 #include "scoring/ion_series.hpp"
 
+#include <bit>
 #include <cctype>
 #include <stdexcept>
 #include <string>
@@ -75,24 +76,41 @@ bool is_n_terminal(IonType t) {
 
 void fragment_ions(const ModifiedResidues& residues, IonTypes types, int max_fragment_charge,
                    std::vector<Fragment>& out) {
-  out.clear();
   const size_t n = residues.residue_da.size();
-  if (n < 2) return;
+  if (n < 2) {
+    out.clear();
+    return;
+  }
   if (max_fragment_charge < 1) max_fragment_charge = 1;
+  const size_t per_run = n - 1;
+  const int type_count = std::popcount(static_cast<unsigned>(types.mask & 0x1Fu));
+  // Sized once and written through a pointer: push_back's capacity check and size update per
+  // fragment were 10.8% of the scorers' time (perf/README, profile of the scale set).
+  out.resize(per_run * static_cast<size_t>(type_count) * static_cast<size_t>(max_fragment_charge));
+  Fragment* write = out.data();
+  thread_local std::vector<double> neutral;  // neutral fragment masses of one type, i = 1..n-1
+  neutral.resize(per_run);
+  const double* residue = residues.residue_da.data();
   for (int t = 0; t < kIonTypeCount; ++t) {
     const IonType type = static_cast<IonType>(t);
     if (!types.has(type)) continue;
     const bool n_term = is_n_terminal(type);
+    // The same additions in the same order as one running sum per charge, so every m/z is
+    // the same double as before.
+    double sum = (n_term ? residues.n_term_da : residues.c_term_da) + kNeutralOffset[t];
+    for (size_t i = 1; i < n; ++i) {
+      sum += n_term ? residue[i - 1] : residue[n - i];
+      neutral[i - 1] = sum;
+    }
     for (int z = 1; z <= max_fragment_charge; ++z) {
-      double sum = (n_term ? residues.n_term_da : residues.c_term_da) + kNeutralOffset[t];
+      const double proton_da = z * mass::kProton;
       for (size_t i = 1; i < n; ++i) {
-        sum += n_term ? residues.residue_da[i - 1] : residues.residue_da[n - i];
-        Fragment f;
-        f.mz = (sum + z * mass::kProton) / z;
+        Fragment& f = *write++;
+        // (M + z·p) / z; at z = 1 the division by 1 is exact, so it is skipped.
+        f.mz = z == 1 ? neutral[i - 1] + proton_da : (neutral[i - 1] + proton_da) / z;
         f.type = type;
         f.ordinal = static_cast<uint8_t>(i < 255 ? i : 255);
         f.charge = static_cast<uint8_t>(z);
-        out.push_back(f);
       }
     }
   }

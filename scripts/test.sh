@@ -3,7 +3,8 @@
 # packages, including the peers and OpenMS tools the interop tests call, clang and libFuzzer),
 # fetches the openms-doc example data, then runs three parts and prints each one's wall time:
 #   1. the suite: builds everything (tests and benchmarks) in build/ and runs ctest;
-#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, built in build-asan/
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (libraries and the ionflow
+#      binary instrumented, test files not), built in build-asan/
 #      (-O1, IONFLOW_SANITIZE; any report fails its test);
 #   3. the libFuzzer targets but http_api_fuzzer (see below), FUZZ_SECONDS (default 20) seconds
 #      each (scripts/fuzz.sh).

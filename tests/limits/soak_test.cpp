@@ -25,15 +25,11 @@
 
 #include "../service/serve_support.hpp"
 
-// gcc defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
+// The sanitizer suite (IONFLOW_SANITIZE) compiles the tests uninstrumented but the ionflow binary
+// under AddressSanitizer, and says so with IONFLOW_SANITIZED.
+#ifdef IONFLOW_SANITIZED
 #define IONFLOW_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IONFLOW_UNDER_ASAN 1
-#endif
-#endif
-#ifndef IONFLOW_UNDER_ASAN
+#else
 #define IONFLOW_UNDER_ASAN 0
 #endif
 

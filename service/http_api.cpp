@@ -3,10 +3,12 @@
 #include <stdexcept>
 
 #include <httplib.h>
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -176,6 +178,10 @@ struct HttpApi::Impl {
     });
     // Slow and stalled clients: timeouts, keep-alive and per-address caps in GuardedHttpServer.
     server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
+      // A Range applies to a successful GET only (RFC 9110, 14.2); cpp-httplib 0.11 slices error
+      // bodies too ("Range: bytes=0-10" cut a 401's JSON to '{\n  "error"', found by the HTTP
+      // fuzzer). The Request is process_request's own non-const object: clearing it is defined.
+      const_cast<httplib::Request&>(req).ranges.clear();
       if (!res.body.empty()) return;
       if (res.status == 413) {
         if (req.get_header_value("Content-Type") == "application/x-www-form-urlencoded") {
@@ -548,8 +554,14 @@ int HttpApi::bind(const std::string& host, int port) {
   return port;
 }
 
-void HttpApi::serve() {
-  impl_->server.listen_after_bind();
+bool HttpApi::serve() {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);  // inherited by the gate and worker threads
+  const bool stopped_by_us = impl_->server.listen_after_bind();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (!stopped_by_us) spdlog::error("HTTP API: accepting connections failed; the API is closed");
+  return stopped_by_us;
 }
 void HttpApi::stop() {
   impl_->server.stop();

@@ -105,6 +105,16 @@ TEST_F(HttpApiTest, HealthScorersAndUnknownRoutes) {
   get("/v1/jobs?limit=5x", 400);
 }
 
+// An error answers whole whatever Range the request asks for (RFC 9110, 14.2: ranges are for
+// successful GETs): cpp-httplib 0.11 sent bytes 0-10 of the JSON body, '{\n  "error"'.
+TEST_F(HttpApiTest, ARangeHeaderDoesNotCutAnErrorBody) {
+  auto res = client_->Get("/v1/jobs/jdoesnotexist", {{"Range", "bytes=0-10"}});
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 404);
+  EXPECT_FALSE(res->has_header("Content-Range"));
+  EXPECT_EQ(parse_json(res->body).find("error")->as_string(), "no such job: jdoesnotexist");
+}
+
 TEST_F(HttpApiTest, BadMessagesAre400NamingTheField) {
   EXPECT_THAT(rejection("{not json").second, StartsWith("not valid JSON"));
   EXPECT_EQ(rejection(small_job(R"("zstd": "yes")")).first, "zstd");

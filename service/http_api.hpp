@@ -72,8 +72,12 @@ class HttpApi {
   // Binds host:port (port 0 = any free port) and returns the bound port. Throws
   // std::runtime_error if the address cannot be bound.
   int bind(const std::string& host, int port);
-  // Serves requests until stop(). REQUIRES: bind() succeeded.
-  void serve();
+  // Serves requests until stop(); returns true then. Returns false if accepting connections
+  // failed (cpp-httplib 0.11 then closes the listening socket and serves no more): the caller
+  // must stop or restart the service, the API is gone. The HTTP threads (accept loop, gate,
+  // workers) block every signal, so that a signal handled elsewhere in the process never
+  // interrupts accept() (EINTR is such a failure for cpp-httplib). REQUIRES: bind() succeeded.
+  bool serve();
   void stop();
   // Blocks until serve() is accepting connections (for tests starting serve() on a thread).
   void wait_until_ready() const;

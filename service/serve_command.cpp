@@ -270,7 +270,10 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
     if (queue) queue->stop_taking();
     api.stop();
   });
-  api.serve();
+  // An API that failed (see HttpApi::serve) stops the service as SIGTERM would, and the exit
+  // status says so: a supervisor (systemd) then restarts it, instead of jobs running unreachable.
+  const bool api_failed = !api.serve();
+  if (api_failed) ::kill(::getpid(), SIGTERM);
   signal_thread.join();
   control.stop();
   const auto grace = std::chrono::milliseconds(static_cast<int64_t>(o.grace_seconds * 1000));
@@ -281,7 +284,7 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
   scheduler.stop(grace);
   queue_stop.join();
   spdlog::info("stopped");
-  return 0;
+  return api_failed ? 1 : 0;
 }
 
 }  // namespace

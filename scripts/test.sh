@@ -6,8 +6,7 @@
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (libraries and the ionflow
 #      binary instrumented, test files not), built in build-asan/
 #      (-O1, IONFLOW_SANITIZE; any report fails its test);
-#   3. the libFuzzer targets but http_api_fuzzer (see below), FUZZ_SECONDS (default 20) seconds
-#      each (scripts/fuzz.sh).
+#   3. every libFuzzer target, FUZZ_SECONDS (default 20) seconds each (scripts/fuzz.sh).
 #
 #   scripts/test.sh                  all three parts (what CI runs)
 #   scripts/test.sh --no-sanitize    part 1 only
@@ -59,15 +58,6 @@ if [ "$sanitize" = 1 ]; then
   timed "sanitizer suite (build-asan, build + ctest)" run_sanitized
 fi
 if [ "$fuzz" = 1 ]; then
-  # Every target but http_api_fuzzer, which finds within a minute an exchange (a POST /v1/jobs
-  # after a few hundred others) that the in-process service answers only after more than 10 s;
-  # not yet understood (issue 20), so it is run by hand: scripts/fuzz.sh 60 http_api_fuzzer.
-  targets=()
-  for src in "$root"/tests/fuzz/*_fuzzer.cpp; do
-    name="$(basename "$src" .cpp)"
-    [ "$name" = http_api_fuzzer ] || targets+=("$name")
-  done
-  timed "fuzzers (build-fuzz, ${FUZZ_SECONDS:-20} s each)" "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}" \
-    "${targets[@]}"
+  timed "fuzzers (build-fuzz, ${FUZZ_SECONDS:-20} s each)" "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
 fi
 printf '%s\n' "${times[@]}"

@@ -29,6 +29,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "io/decompression.hpp"
+#include "io/parse_error.hpp"
 #include "service/http_api.hpp"
 #include "service/json_value.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -206,6 +208,18 @@ void check_response(const std::string& request, const std::string& response) {
   std::string body_text = response.substr(body_at + 4);
   if (const size_t at = head.find("Content-Length: "); at != std::string::npos) {
     body_text = body_text.substr(0, std::strtoull(head.c_str() + at + 16, nullptr, 10));
+  }
+  // "Accept-Encoding: gzip" in the request gets a gzip body (cpp-httplib): decoded first.
+  if (head.find("Content-Encoding: gzip") != std::string::npos) {
+    std::string decoded;
+    try {
+      ionflow::Decompressor gzip("response body");
+      gzip.feed(body_text, decoded);
+      gzip.finish(decoded);
+    } catch (const ionflow::ParseError& e) {
+      ionflow::fuzz::fail(std::string("gzip error body does not decode: ") + e.what());
+    }
+    body_text = decoded;
   }
   try {
     const ionflow::JsonValue body = ionflow::parse_json(body_text);

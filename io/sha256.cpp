@@ -49,3 +49,21 @@ std::string sha256_hex(std::string_view bytes) {
 }
 
 }  // namespace ionflow
+
+// Under LeakSanitizer (the sanitizer suite, the fuzzers): OpenSSL 3's per-thread state, allocated
+// by CRYPTO_zalloc on a thread's first EVP_DigestInit and freed by a thread-exit handler, is
+// reported now and then when the process ends before a detached reader thread has (904 bytes in 1
+// of 592 tests, 2026-12-03). Its stack ends inside libcrypto (no frame pointers), so the module is
+// what the suppression can name.
+#if defined(__SANITIZE_ADDRESS__)
+#define IONFLOW_LSAN_SUPPRESSIONS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IONFLOW_LSAN_SUPPRESSIONS 1
+#endif
+#endif
+#ifdef IONFLOW_LSAN_SUPPRESSIONS
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libcrypto.so\n";
+}
+#endif

@@ -71,6 +71,8 @@ struct Decompressor::Impl {
   enum class GzipState { kInMember, kBetweenMembers, kPadding };
 
   std::string file_name;
+  DecompressionLimits limits;
+  uint64_t decoded = 0;  // output bytes of the compressed stream before the current call
   bool decided = false;
   Compression compression = Compression::kNone;
   std::string head;       // first bytes, kept until the format is decided
@@ -89,7 +91,7 @@ struct Decompressor::Impl {
   bool bz_in_stream = true;  // false between streams (after BZ_STREAM_END)
   bool bz_padding = false;   // zero bytes after the last stream
 
-  explicit Impl(std::string name) : file_name(std::move(name)) {}
+  Impl(std::string name, DecompressionLimits l) : file_name(std::move(name)), limits(l) {}
   ~Impl() {
     if (zs_ready) inflateEnd(&zs);
     if (zds != nullptr) ZSTD_freeDStream(zds);
@@ -128,6 +130,7 @@ struct Decompressor::Impl {
   }
 
   void decode(std::string_view in, std::string& out) {
+    const size_t before = out.size();
     switch (compression) {
       case Compression::kNone:
         out.append(in);
@@ -143,11 +146,13 @@ struct Decompressor::Impl {
         break;
     }
     consumed += in.size();
+    if (compression != Compression::kNone) decoded += out.size() - before;
   }
 
   void inflate_block(std::string_view in, std::string& out) {
     size_t pos = 0;
-    size_t used = out.size();
+    const size_t start = out.size();
+    size_t used = start;
     bool output_full = false;  // inflate may hold decoded bytes after consuming all input
     while (pos < in.size() || output_full) {
       if (gzip_state == GzipState::kPadding) {
@@ -177,6 +182,7 @@ struct Decompressor::Impl {
       pos += in_before - zs.avail_in;
       used += want - zs.avail_out;
       output_full = zs.avail_out == 0;
+      guard(out, used, consumed + pos, decoded + (used - start));
       if (rc == Z_STREAM_END) {
         gzip_state = GzipState::kBetweenMembers;
         output_full = false;
@@ -193,7 +199,8 @@ struct Decompressor::Impl {
 
   void zstd_block(std::string_view in, std::string& out) {
     ZSTD_inBuffer input{in.data(), in.size(), 0};
-    size_t used = out.size();
+    const size_t start = out.size();
+    size_t used = start;
     // Called with no input only to drain output the decoder still holds; at a frame boundary
     // an empty call would instead report "more input needed" for a next frame.
     if (in.empty() && !zstd_output_full) return;
@@ -208,6 +215,7 @@ struct Decompressor::Impl {
       }
       zstd_hint = rc;
       zstd_output_full = output.pos == output.size;
+      guard(out, used, consumed + input.pos, decoded + (used - start));
       // Done when all input is consumed and the decoder did not fill the output (nothing left
       // buffered inside it).
       if (input.pos == input.size && !zstd_output_full) break;
@@ -219,7 +227,8 @@ struct Decompressor::Impl {
   // padding, as for gzip.
   void bzip2_block(std::string_view in, std::string& out) {
     size_t pos = 0;
-    size_t used = out.size();
+    const size_t start = out.size();
+    size_t used = start;
     bool output_full = false;
     while (pos < in.size() || output_full) {
       if (!bz_in_stream) {
@@ -246,6 +255,7 @@ struct Decompressor::Impl {
       pos += in_before - bz.avail_in;
       used += want - bz.avail_out;
       output_full = bz.avail_out == 0;
+      guard(out, used, consumed + pos, decoded + (used - start));
       if (rc == BZ_STREAM_END) {
         bz_in_stream = false;
         output_full = false;
@@ -262,6 +272,19 @@ struct Decompressor::Impl {
     out.resize(used);
   }
 
+  // Throws ParseError, `out` cut to its `used` decoded bytes, if `output_bytes` (the stream's
+  // whole output so far) from the first `input_bytes` compressed bytes is a decompression bomb's
+  // (DecompressionLimits).
+  void guard(std::string& out, size_t used, uint64_t input_bytes, uint64_t output_bytes) const {
+    if (output_bytes <= limits.floor_bytes) return;
+    if (output_bytes / std::max<uint64_t>(input_bytes, 1) <= limits.max_ratio) return;
+    out.resize(used);
+    fail(input_bytes, "decompresses to more than " + std::to_string(limits.max_ratio) +
+                          " times its compressed size (" + std::to_string(output_bytes) +
+                          " bytes from the first " + std::to_string(input_bytes) +
+                          "): not a peak list or FASTA (a decompression bomb?)");
+  }
+
   void end() {
     if (compression == Compression::kBzip2 && bz_in_stream) {
       fail(consumed, "truncated bzip2 data: the input ends inside a stream");
@@ -275,8 +298,8 @@ struct Decompressor::Impl {
   }
 };
 
-Decompressor::Decompressor(std::string file_name)
-    : impl_(std::make_unique<Impl>(std::move(file_name))) {}
+Decompressor::Decompressor(std::string file_name, DecompressionLimits limits)
+    : impl_(std::make_unique<Impl>(std::move(file_name), limits)) {}
 
 Decompressor::~Decompressor() = default;
 

@@ -13,8 +13,8 @@
 // are ignored, as gzip(1) does; any other trailing bytes must form another member, frame or
 // stream. zstd frames that
 // need a window above zstd's default decoder limit (128 MiB, i.e. made with --long=28 or more)
-// are refused with a ParseError. The output of one feed() is not capped: a block of a
-// "decompression bomb" expands fully into `out`.
+// are refused with a ParseError. A "decompression bomb" is refused with a ParseError once its
+// output passes DecompressionLimits (below), before it takes the machine's memory.
 #pragma once
 
 #include <cstdint>
@@ -30,9 +30,19 @@ enum class Compression { kNone, kGzip, kZstd, kBzip2 };
 // than the magic it starts with gives kNone; Decompressor::feed() instead waits for more bytes.
 Compression detect_compression(std::string_view head);
 
+// Against decompression bombs: once a stream's output passes `floor_bytes`, an output more than
+// `max_ratio` times the compressed bytes consumed so far is refused (ParseError naming both
+// sizes). Peak lists and FASTA compress about 3:1 to 10:1; deflate cannot pass 1032:1 (zlib
+// FAQ, "maximum compression factor"); bzip2 and zstd streams of one repeated byte reach
+// 10,000:1 and more. Memory stays below about max(floor_bytes, max_ratio x compressed input).
+struct DecompressionLimits {
+  uint64_t floor_bytes = uint64_t{64} << 20;
+  uint64_t max_ratio = 1000;
+};
+
 class Decompressor {
  public:
-  explicit Decompressor(std::string file_name);
+  explicit Decompressor(std::string file_name, DecompressionLimits limits = {});
   ~Decompressor();
   Decompressor(const Decompressor&) = delete;
   Decompressor& operator=(const Decompressor&) = delete;

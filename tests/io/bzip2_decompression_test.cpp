@@ -2,6 +2,7 @@
 // any size, several streams one after another (as pbzip2 writes), and ParseError on corrupt or
 // truncated data. The .bz2 excerpt was made with bzip2(1) 1.0.8 (`bzip2 -9`) from
 // tests/data/ecoli_ms2_small_first5.mgf.
+#include <bzlib.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -107,6 +108,26 @@ TEST(Bzip2Decompression, CompressedMgfGivesTheSameSpectra) {
     EXPECT_EQ(unpacked[i].mz, plain[i].mz);
   }
   EXPECT_EQ(unpacked[0].scan, 11461);
+}
+
+// One bzip2 stream of 80 MiB of zero bytes (about 100 bytes: a "decompression bomb") is refused
+// with the default limits once its output passes 64 MiB, naming the file and both sizes,
+// instead of expanding into memory.
+TEST(Bzip2Decompression, ABombIsRefusedAtTheDefaultLimits) {
+  const std::string zeros(80u << 20, '\0');
+  std::string packed(1 << 20, '\0');
+  unsigned packed_size = static_cast<unsigned>(packed.size());
+  ASSERT_EQ(BZ2_bzBuffToBuffCompress(packed.data(), &packed_size, const_cast<char*>(zeros.data()),
+                                     static_cast<unsigned>(zeros.size()), 9, 0, 0),
+            BZ_OK);
+  packed.resize(packed_size);
+  ASSERT_LT(packed.size(), 1000u);
+  const std::string error = decode_error(packed, "bomb.mgf.bz2");
+  EXPECT_NE(error.find("bomb.mgf.bz2"), std::string::npos) << error;
+  EXPECT_NE(error.find("decompresses to more than 1000 times its compressed size ("),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("(a decompression bomb?)"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -128,6 +128,34 @@ TEST(Decompression, HighlyCompressibleInputGrowsTheOutput) {
   EXPECT_EQ(decode(zstd(zeros, 19), 1 << 20), zeros);
 }
 
+// With tight limits (1 MiB floor, 100:1) 8 MiB of one letter is refused as gzip (about 1000:1)
+// and as zstd (about 30,000:1), while a real MGF (about 3:1) still decodes: the limit is a ratio
+// past a floor, so highly compressible real data is never refused for its size alone.
+TEST(Decompression, OutputFarBeyondTheCompressedSizeIsRefusedPastTheFloor) {
+  const DecompressionLimits tight{1u << 20, 100};
+  const std::string letters(8u << 20, 'A');
+  for (const std::string& packed : {gzip(letters, 9), zstd(letters, 19)}) {
+    Decompressor d("bomb.dat", tight);
+    std::string out;
+    try {
+      d.feed(packed, out);
+      d.finish(out);
+      ADD_FAILURE() << "no ParseError";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.file(), "bomb.dat");
+      EXPECT_NE(std::string(e.what()).find("more than 100 times its compressed size"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_LE(out.size(), (1u << 20) + (4u << 20));  // stopped near the floor, not at 8 MiB
+  }
+  Decompressor real("real.mgf.gz", tight);
+  std::string out;
+  real.feed(gzip(mgf_excerpt()), out);
+  real.finish(out);
+  EXPECT_EQ(out, mgf_excerpt());
+}
+
 TEST(Decompression, MultiMemberGzipAndMultiFrameZstd) {
   std::string a = "first part\n";
   std::string b = "second part\n";

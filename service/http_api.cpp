@@ -95,15 +95,7 @@ std::string allowed_methods(const std::string& path, bool& method_ok, const std:
 }
 
 std::string unknown_key_message(const std::string& key, const std::vector<std::string>& known) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(3, key.size() / 3 + 1);
-  for (const auto& k : known) {
-    size_t d = edit_distance(key, k);
-    if (d < best_distance) best_distance = d, best = k;
-  }
-  std::string message = key + ": unknown key";
-  if (!best.empty()) message += "; did you mean \"" + best + "\"?";
-  return message;
+  return key + ": unknown key" + did_you_mean(closest_name(key, known));
 }
 
 }  // namespace

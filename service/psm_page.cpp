@@ -25,15 +25,8 @@ int64_t parse_integer(const std::string& field, const std::string& text, int64_t
 int required_column(const ResultsTable& table, const std::string& field, const std::string& name) {
   const int c = table.column(name);
   if (c >= 0) return c;
-  std::string best;
-  size_t best_distance = std::max<size_t>(3, name.size() / 3 + 1);
-  for (const auto& k : table.columns()) {
-    const size_t d = edit_distance(name, k);
-    if (d < best_distance) best_distance = d, best = k;
-  }
-  std::string message = "no column \"" + name + "\"";
-  if (!best.empty()) message += "; did you mean \"" + best + "\"?";
-  throw PsmQueryError(field, message);
+  throw PsmQueryError(
+      field, "no column \"" + name + "\"" + did_you_mean(closest_name(name, table.columns())));
 }
 
 std::string lower(std::string_view s) {

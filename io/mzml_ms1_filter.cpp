@@ -136,11 +136,14 @@ size_t Ms1SpectrumFilter::element_end(std::string_view b, size_t& from) {
 // Comments, CDATA sections and processing instructions pass whole, so that a "<spectrum" in
 // their text never starts a held element. `hidden` is the first one at or after some earlier
 // pos, so still the next one while it is npos or >= pos (searched again only when passed).
+// It is first searched when asked for: a piece that only extends a held spectrum is not
+// scanned for it (each piece of a spectrum held over many had rescanned all held bytes).
 struct Ms1SpectrumFilter::Scan {
   std::string_view b;
   bool final = false;
   size_t pos = 0;
   size_t hidden = std::string_view::npos;
+  bool hidden_known = false;
 
   size_t find_hidden(size_t from) const {  // "<!--", "<![CDATA[", "<?": one pass over the '<'s
     for (size_t q = b.find('<', from); q != std::string_view::npos; q = b.find('<', q + 1)) {
@@ -149,14 +152,16 @@ struct Ms1SpectrumFilter::Scan {
     return std::string_view::npos;
   }
   size_t next_hidden() {
-    if (hidden != std::string_view::npos && hidden < pos) hidden = find_hidden(pos);
+    if (!hidden_known || (hidden != std::string_view::npos && hidden < pos)) {
+      hidden = find_hidden(pos);
+      hidden_known = true;
+    }
     return hidden;
   }
 };
 
 size_t Ms1SpectrumFilter::route(bool final, Sink& sink) {
   Scan scan{buffer_, final};
-  scan.hidden = scan.find_hidden(0);
   for (;;) {
     const bool go_on = state_ == State::kMarkup ? route_markup(scan, sink)
                        : state_ == State::kPass ? route_pass(scan, sink)
@@ -180,7 +185,7 @@ bool Ms1SpectrumFilter::route_markup(Scan& scan, Sink& sink) {
   emit(b.substr(pos, e + markup_closer_.size() - pos), sink);
   pos = e + markup_closer_.size();
   state_ = State::kPass;
-  scan.hidden = scan.find_hidden(pos);
+  scan.hidden_known = false;
   return true;
 }
 
@@ -226,6 +231,7 @@ bool Ms1SpectrumFilter::route_pass(Scan& scan, Sink& sink) {
   state_ = State::kHold;
   scanned_ = 0;
   head_scanned_ = 0;
+  head_end_ = std::string_view::npos;
   return true;
 }
 
@@ -275,13 +281,17 @@ bool Ms1SpectrumFilter::route_hold(Scan& scan, Sink& sink) {
   size_t& pos = scan.pos;
   const std::string_view rest = scan.b.substr(pos);
   std::string_view id;
-  // Searched from where the last piece's search stopped (less a pattern's length, which may
-  // straddle pieces): a spectrum of megabytes held over many pieces is scanned once.
-  const size_t from = head_scanned_ >= kArrays.size() ? head_scanned_ - kArrays.size() : 0;
-  const size_t head_end = std::min(rest.find(kArrays, from), rest.find(kClose, from));
-  if (head_end == std::string_view::npos) head_scanned_ = rest.size();
-  const bool ms1 =
-      head_end != std::string_view::npos && head_says_ms1(rest.substr(0, head_end), id);
+  if (head_end_ == std::string_view::npos) {
+    // Searched from where the last piece's search stopped (less a pattern's length, which may
+    // straddle pieces): a spectrum of megabytes held over many pieces is scanned once, and its
+    // head read once.
+    const size_t from = head_scanned_ >= kArrays.size() ? head_scanned_ - kArrays.size() : 0;
+    head_end_ = std::min(rest.find(kArrays, from), rest.find(kClose, from));
+    if (head_end_ == std::string_view::npos) head_scanned_ = rest.size();
+    head_ms1_ = head_end_ != std::string_view::npos && head_says_ms1(rest.substr(0, head_end_), id);
+  }
+  const size_t head_end = head_end_;
+  const bool ms1 = head_ms1_;
   const bool whole = head_end != std::string_view::npos && (ms1 || sink.takes_spectra());
   size_t end = std::string_view::npos;
   if (whole) {
@@ -295,6 +305,7 @@ bool Ms1SpectrumFilter::route_hold(Scan& scan, Sink& sink) {
   if (end != std::string_view::npos) {
     const std::string_view element = rest.substr(0, end);
     if (ms1 && plain(element)) {
+      head_says_ms1(rest.substr(0, head_end), id);  // the id, into this piece's bytes
       sink.dropped(id);
       gone = true;
     } else if (!ms1 && sink.take(element)) {

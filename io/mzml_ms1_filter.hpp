@@ -90,11 +90,13 @@ class Ms1SpectrumFilter {
   State state_ = State::kPass;
   std::string buffer_;  // bytes not yet routed (a partial tag, a held spectrum, a piece)
   uint64_t passed_ = 0;
-  size_t scanned_ = 0;               // of the held spectrum, searched for its end tag already
-  size_t head_scanned_ = 0;          // of the held spectrum, searched for its head's end already
-  bool absorb_space_ = false;        // the last bytes routed were a skipped spectrum
-  bool skip_ended_with_cr_ = false;  // the last skip()ped byte was a CR (CR LF split)
-  std::string_view markup_closer_;   // kMarkup: "-->", "]]>" or "?>" (string literals)
+  size_t scanned_ = 0;       // of the held spectrum, searched for its end tag already
+  size_t head_scanned_ = 0;  // of the held spectrum, searched for its head's end already
+  size_t head_end_ = std::string_view::npos;  // of the held spectrum's head, once found
+  bool head_ms1_ = false;                     // that head says MS1 (head_says_ms1)
+  bool absorb_space_ = false;                 // the last bytes routed were a skipped spectrum
+  bool skip_ended_with_cr_ = false;           // the last skip()ped byte was a CR (CR LF split)
+  std::string_view markup_closer_;            // kMarkup: "-->", "]]>" or "?>" (string literals)
   std::vector<Drop> drops_;
 };
 

@@ -24,6 +24,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "service/http_head_check.hpp"
+
 namespace ionflow {
 
 namespace {
@@ -259,6 +261,17 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
     waiting_[fd] = std::move(c);
   }
 
+  // REQUIRES: mutex_ held; the connection is in neither waiting_ nor epoll. Sends `response`
+  // without waiting (it fits the socket buffer) and closes, unread request bytes drained.
+  void answer_and_close_locked(Connection& c, const std::string& response) {
+    (void)!::send(c.fd, response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::shutdown(c.fd, SHUT_WR);
+    char sink[4096];
+    while (::recv(c.fd, sink, sizeof(sink), MSG_DONTWAIT) > 0) {
+    }
+    close_locked(c);
+  }
+
   // REQUIRES: mutex_ held; the connection is in neither waiting_ nor epoll.
   void close_locked(Connection& c) {
     ::shutdown(c.fd, SHUT_RDWR);
@@ -270,7 +283,9 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
 
   // The head has arrived when the bytes waiting in the kernel hold "\r\n\r\n".
   enum class Head { kIncomplete, kComplete, kClosed };
-  static Head peek_head(int fd, std::vector<char>& buffer) {
+  // `head` is set to the complete head (up to its empty line) when one is found.
+  static Head peek_head(int fd, std::vector<char>& buffer, std::string_view& head) {
+    head = {};
     ssize_t n = ::recv(fd, buffer.data(), buffer.size(), MSG_PEEK | MSG_DONTWAIT);
     if (n == 0) return Head::kClosed;
     if (n < 0)
@@ -278,7 +293,10 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
                                                                        : Head::kClosed;
     if (static_cast<size_t>(n) >= buffer.size()) return Head::kComplete;
     std::string_view bytes(buffer.data(), static_cast<size_t>(n));
-    if (bytes.find("\r\n\r\n") != std::string_view::npos) return Head::kComplete;
+    if (const size_t end = bytes.find("\r\n\r\n"); end != std::string_view::npos) {
+      head = bytes.substr(0, end + 4);
+      return Head::kComplete;
+    }
     // Part of a head from a client that has shut down its side can never complete: closed now,
     // not at the head timeout (a bad request's trailing "\r\n" and a FIN kept it 10 s).
     pollfd p{fd, POLLRDHUP, 0};
@@ -292,7 +310,8 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
     auto it = waiting_.find(fd);
     if (it == waiting_.end()) return;
     Connection& c = *it->second;
-    const Head head = peek_head(fd, buffer);
+    std::string_view head_text;
+    const Head head = peek_head(fd, buffer, head_text);
     if (head == Head::kIncomplete) {
       if (c.idle) {
         c.idle = false;
@@ -303,8 +322,12 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
     ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
     std::unique_ptr<Connection> owned = std::move(it->second);
     waiting_.erase(it);
+    const std::string early =
+        head == Head::kComplete ? check_request_head(head_text, limits_.max_body_bytes) : "";
     if (head == Head::kClosed) {
       close_locked(*owned);
+    } else if (!early.empty()) {
+      answer_and_close_locked(*owned, early);
     } else {
       ready_.push_back(std::move(owned));
       ready_cv_.notify_one();

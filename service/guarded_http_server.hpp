@@ -12,6 +12,8 @@
 //   - A worker reading a body waits at most read_timeout_seconds for each piece and
 //     body_timeout_seconds for the whole request; each write waits at most
 //     write_timeout_seconds for the client to take data.
+//   - A head whose Content-Length is no byte count, or above max_body_bytes, is answered by the
+//     gate at once (400, 413) and the connection closed (service/http_head_check.hpp).
 //   - At most max_connections_per_address open connections per client IP address and
 //     max_connections in all: beyond that the connection is answered at once with 503 and
 //     closed (body: {"error": "too many connections from ADDRESS (limit N per client
@@ -23,6 +25,7 @@
 #include <httplib.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace ionflow {
@@ -37,6 +40,7 @@ struct HttpConnectionLimits {
   double read_timeout_seconds = 5;       // each wait for body bytes
   double body_timeout_seconds = 120;     // the whole request body
   double write_timeout_seconds = 10;     // each wait for the client to take response bytes
+  uint64_t max_body_bytes = 0;  // a larger Content-Length is answered 413 by the gate; 0 = none
 };
 
 class GuardedHttpServer : public httplib::Server {

@@ -98,6 +98,12 @@ std::string unknown_key_message(const std::string& key, const std::vector<std::s
   return key + ": unknown key" + did_you_mean(closest_name(key, known));
 }
 
+// The connection limits with the API's body limit, which the gate checks in request heads.
+HttpConnectionLimits with_body_limit(HttpConnectionLimits limits, size_t max_body_bytes) {
+  limits.max_body_bytes = max_body_bytes;
+  return limits;
+}
+
 }  // namespace
 
 struct HttpApi::Impl {
@@ -123,7 +129,7 @@ struct HttpApi::Impl {
         unimod(u),
         metrics(m),
         options(std::move(o)),
-        server(options.http_limits),
+        server(with_body_limit(options.http_limits, options.max_body_bytes)),
         web(s, u, {options.data_roots, options.uploads_directory}) {
     control = options.scorer_control;
     if (!control) {

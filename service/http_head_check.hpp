@@ -1,0 +1,23 @@
+// A request head's Content-Length, checked by GuardedHttpServer's gate before a worker reads the
+// body. cpp-httplib 0.11 answers a body over its payload limit, or a Content-Length that is no
+// number ("-5" wraps to 2^64 - 5), with 413 only after reading and discarding the announced
+// bytes: the worker then waits the whole read timeout (5 s) for bytes that never come, and 16
+// such requests at a time hold every worker. Here they are answered at once and closed.
+//
+// Contract: `head` is the request line and header lines up to and including the empty line
+// (CR LF or LF line ends). Returns "" when the head may go to a worker, else the whole HTTP/1.1
+// response to send before closing: 400 for a Content-Length that is not a decimal byte count
+// (RFC 9110, 8.6) or for two that differ (RFC 9112, 6.3), 413 for one above `max_body_bytes`
+// (0 = no limit). Bodies are JSON objects with an "error" string, as the API's. Never throws
+// except std::bad_alloc.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ionflow {
+
+std::string check_request_head(std::string_view head, uint64_t max_body_bytes);
+
+}  // namespace ionflow

@@ -1,0 +1,84 @@
+// The gate's check of a request head's Content-Length (service/http_head_check.hpp): bad or too
+// large lengths are answered at once, everything else goes on to a worker; and, over real HTTP,
+// such a request gets the gate's answer instead of cpp-httplib's after its 5 s read timeout.
+#include "service/http_head_check.hpp"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "in_process_api.hpp"
+
+namespace ionflow {
+namespace {
+
+std::string head(const std::string& headers) {
+  return "POST /v1/jobs HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n";
+}
+
+TEST(HttpHeadCheck, BadOrTooLargeContentLengthsAreAnsweredAtOnce) {
+  EXPECT_EQ(check_request_head(head("Content-Length: 12\r\n"), 100), "");
+  EXPECT_EQ(check_request_head(head("content-length:100 \r\n"), 100), "");  // the limit itself
+  EXPECT_EQ(check_request_head(head(""), 100), "");                         // no body
+  EXPECT_EQ(check_request_head(head("Content-Length: 5000\r\n"), 0), "");   // no limit
+
+  const std::string negative = check_request_head(head("Content-Length: -5\r\n"), 100);
+  EXPECT_EQ(negative.rfind("HTTP/1.1 400 Bad Request\r\n", 0), 0u) << negative;
+  EXPECT_NE(negative.find("{\"error\": \"Content-Length: expected a byte count, got '-5'\"}"),
+            std::string::npos)
+      << negative;
+  EXPECT_NE(negative.find("Connection: close\r\n"), std::string::npos);
+
+  const std::string large = check_request_head(head("CONTENT-LENGTH: 101\r\n"), 100);
+  EXPECT_EQ(large.rfind("HTTP/1.1 413 Payload Too Large\r\n", 0), 0u) << large;
+  EXPECT_NE(large.find("request body too large (limit 100 bytes)"), std::string::npos);
+
+  EXPECT_NE(check_request_head(head("Content-Length: 99999999999999999999\r\n"), 0).find("400"),
+            std::string::npos);  // 20 digits: no byte count we could hold
+  EXPECT_NE(check_request_head(head("Content-Length: 1\r\nContent-Length: 2\r\n"), 0)
+                .find("two Content-Length headers that differ"),
+            std::string::npos);
+  EXPECT_NE(check_request_head(head("Content-Length: 1e3\r\n"), 0).find("got '1e3'"),
+            std::string::npos);
+}
+
+class HttpHeadCheckApi : public InProcessApiTest {};
+
+// A raw request on a new connection; everything the server sends back before it closes.
+std::string raw_exchange(int port, const std::string& request) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  EXPECT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(request.size()));
+  std::string response;
+  char buffer[4096];
+  for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) response.append(buffer, n);
+  ::close(fd);
+  return response;
+}
+
+// The client sends no body and keeps its side open: cpp-httplib would wait 5 s to discard the
+// body, then answer 413 "request body too large" for both; the gate answers each at once.
+TEST_F(HttpHeadCheckApi, TheGateAnswersBadLengthsWithoutAWorkerWaitingForTheBody) {
+  InProcessApiOptions o;
+  o.max_body_bytes = 1000;
+  start_api(o);
+  const std::string negative = raw_exchange(port_, head("Content-Length: -5\r\n"));
+  EXPECT_EQ(negative.rfind("HTTP/1.1 400 Bad Request\r\n", 0), 0u) << negative;
+  EXPECT_NE(negative.find("got '-5'"), std::string::npos) << negative;
+  const std::string large = raw_exchange(port_, head("Content-Length: 1001\r\n"));
+  EXPECT_EQ(large.rfind("HTTP/1.1 413 Payload Too Large\r\n", 0), 0u) << large;
+  EXPECT_NE(large.find("request body too large (limit 1000 bytes)"), std::string::npos);
+  ASSERT_EQ(client_->Get("/v1/health")->status, 200);
+}
+
+}  // namespace
+}  // namespace ionflow

@@ -74,11 +74,19 @@ class Ms2Reader final : public SpectrumReader {
     }
   }
 
+  // MS2 has no end marker: a file whose last line has no line end was most likely cut inside
+  // it (a peak "812.4 15" of "812.4 1520"), so its last spectrum is skipped as truncated, with
+  // the readers' "file ends early" warning, as a cut MGF block is. Writers end every line.
   void finish(std::vector<RawSpectrum>& out) override {
     out_ = &out;
-    if (!carry_.empty()) {
+    const bool cut = !carry_.empty();
+    if (cut) {
       line(carry_, carry_.size());
       carry_.clear();
+    }
+    if (open_ && cut) {
+      set_bad(kSkipTruncated);
+      note_problem(stats_, kFileEndsEarly, 1, "line " + std::to_string(line_no_));
     }
     if (open_) end_spectrum();
   }

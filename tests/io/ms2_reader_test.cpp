@@ -121,6 +121,25 @@ TEST(Ms2Reader, BadRecordsAreSkippedAndCounted) {
   EXPECT_EQ(stats.first_problem_at.at(kPeakWithoutIntensity), "line 22");
 }
 
+// A file cut inside its last line (no line end at the end): that spectrum is skipped as
+// truncated, with the warning, in any block size; the one before it is kept.
+TEST(Ms2Reader, AFileCutInsideItsLastLineSkipsThatSpectrum) {
+  const std::string whole =
+      "S\t1\t1\t500.0\nZ\t2\t999\n100 1\nS\t2\t2\t600.0\nZ\t2\t1199\n812.4 1520\n";
+  const std::string cut = whole.substr(0, whole.size() - 3);  // "812.4 15"
+  for (size_t block : {size_t{1}, size_t{7}, size_t{1} << 20}) {
+    ReadStats stats;
+    const auto got = read_ms2(cut, block, &stats);
+    ASSERT_EQ(got.size(), 1u) << "block " << block;
+    EXPECT_EQ(got[0].scan, 1);
+    EXPECT_EQ(stats.skipped.at(kSkipTruncated), 1u);
+    EXPECT_EQ(stats.first_skipped_at.at(kSkipTruncated), "line 6");
+    EXPECT_EQ(stats.problems.at(kFileEndsEarly), 1u);
+    EXPECT_EQ(stats.first_problem_at.at(kFileEndsEarly), "line 6");
+  }
+  EXPECT_EQ(read_ms2(whole, 7).size(), 2u);  // with its last line end, both
+}
+
 TEST(Ms2Reader, AFileThatIsNotMs2IsAParseError) {
   auto reader = make_spectrum_reader(PeakListFormat::kMs2, "x.ms2", 0);
   std::vector<RawSpectrum> out;

@@ -22,7 +22,7 @@
 // JobSpec::zstd) and results.json (JobSummary, input SHA-256s, effective parameters). When a job
 // fails or is cancelled, those names (and their .tmp) are removed from the output directory,
 // also if an earlier job left them there: give each job its own output directory. Sorter
-// spills go to "<temp_directory or output_directory>/ionflow-sort-XXXXXX/" and are removed.
+// spills go to "<temp_directory or output_directory>/ionflow-sort-<pid>-XXXXXX/" and are removed.
 //
 // JobSpec fields used per job: everything except licensed_cores and scorers, which size the
 // shared pool and are taken from Options (construct the runtime from them for `ionflow search`).

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 namespace ionflow {
 
@@ -20,6 +21,21 @@ std::string result_file_name(const std::string& key, bool zstd) {
   }
   throw std::runtime_error("unknown output format '" + key + "' (expected " + output_format_keys() +
                            ")");
+}
+
+std::string sort_spill_pattern(long pid) {
+  return kSortSpillPrefix + std::to_string(pid) + "-XXXXXX";
+}
+
+long sort_spill_owner(const std::string& name) {
+  const std::string_view prefix = kSortSpillPrefix;
+  if (name.compare(0, prefix.size(), prefix) != 0) return 0;
+  long pid = 0;
+  size_t at = prefix.size();
+  for (; at < name.size() && name[at] >= '0' && name[at] <= '9' && pid < (1L << 40); ++at)
+    pid = pid * 10 + (name[at] - '0');
+  const bool shape = at > prefix.size() && at + 7 == name.size() && name[at] == '-';
+  return shape ? pid : 0;
 }
 
 std::string spill_directory(const std::string& temp_directory,

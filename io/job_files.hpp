@@ -16,11 +16,9 @@ struct OutputFormatName {
   const char* file;
 };
 inline constexpr OutputFormatName kOutputFormatNames[] = {
-    {"tsv", "results.tsv"},
-    {"mzid", "results.mzid"},     // mzIdentML 1.1.0
+    {"tsv", "results.tsv"},        {"mzid", "results.mzid"},  // mzIdentML 1.1.0
     {"mzid1.2", "results.mzid"},  // mzIdentML 1.2.0: a job gives mzid or mzid1.2, not both
-    {"pepxml", "results.pep.xml"},
-    {"pin", "results.pin"},
+    {"pepxml", "results.pep.xml"}, {"pin", "results.pin"},
 };
 // "tsv, mzid, mzid1.2, pepxml, pin": the keys of kOutputFormatNames, for messages.
 std::string output_format_keys();
@@ -40,7 +38,12 @@ inline std::string temporary_file_name(const std::string& final_path) {
 // Spills, created with mkstemp/mkdtemp in the job's temporary directory (io/psm_spill.hpp,
 // io/sorted_runs.hpp) and removed by their owners.
 inline constexpr const char* kPsmSpillPattern = "ionflow-psms-XXXXXX";
-inline constexpr const char* kSortSpillPattern = "ionflow-sort-XXXXXX";
+// The sorter's folder also names its process, "ionflow-sort-<pid>-XXXXXX", so that a later job
+// can tell the folder of a process killed with -9 (whose destructor never ran) from a live one's.
+inline constexpr const char* kSortSpillPrefix = "ionflow-sort-";
+std::string sort_spill_pattern(long pid);
+// The process id in a sort spill folder's name, or 0 when `name` is no such folder.
+long sort_spill_owner(const std::string& name);
 
 // The directory of a job's spills: `temp_directory`, else `output_directory`, else ".".
 std::string spill_directory(const std::string& temp_directory, const std::string& output_directory);

@@ -1,5 +1,7 @@
 #include "io/sorted_runs.hpp"
 
+#include <signal.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -226,9 +228,27 @@ SortedRuns::~SortedRuns() {
   }
 }
 
+namespace {
+
+// Removes the spill folders in `directory` of processes that no longer exist (killed with -9:
+// their destructors never ran). Folders of live processes, and anything else, stay.
+void remove_orphan_spills(const std::string& directory) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(directory, ec)) {
+    const long pid = sort_spill_owner(entry.path().filename().string());
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours)
+    std::error_code ignored;
+    fs::remove_all(entry.path(), ignored);
+  }
+}
+
+}  // namespace
+
 std::string SortedRuns::new_run_path() {
   if (spill_directory_.empty()) {
-    std::string pattern = (fs::path(temp_directory_) / kSortSpillPattern).string();
+    remove_orphan_spills(temp_directory_);
+    std::string pattern = (fs::path(temp_directory_) / sort_spill_pattern(::getpid())).string();
     if (!::mkdtemp(pattern.data())) fail(pattern, std::strerror(errno));
     spill_directory_ = pattern;
   }

@@ -8,8 +8,9 @@
 // the queries of one job, so the output never depends on the arrival order or the budget).
 // With more than kMaxFanIn runs, finish() first merges runs into longer runs (cascade merge).
 //
-// The spill folder `<temp_directory>/ionflow-sort-XXXXXX` is created on the first spill and
-// removed with all its files by the destructor (also when an exception unwinds).
+// The spill folder `<temp_directory>/ionflow-sort-<pid>-XXXXXX` is created on the first spill
+// and removed with all its files by the destructor (also when an exception unwinds); the first
+// spill also removes the folders there of processes that have died (kill -9).
 // Thread-safety: none; one per job, used by one actor. Errors: std::runtime_error naming the
 // spill file on I/O or zstd failure.
 #pragma once

@@ -1,12 +1,15 @@
 #include "io/sorted_runs.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "io/job_files.hpp"
 #include "io/query_codec.hpp"
 
 namespace ionflow {
@@ -79,6 +82,35 @@ TEST_F(SortedRunsTest, TinyBudgetGivesSameOrderAsInMemorySort) {
     EXPECT_EQ(got[i].peaks.size(), 20u);
     EXPECT_EQ(got[i].peaks[19].intensity, 19.0f);
   }
+}
+
+// A process killed with -9 leaves its spill folder; the next spill in that directory removes
+// it, but not a live process's folder nor anything else.
+TEST_F(SortedRunsTest, TheFirstSpillRemovesTheFoldersOfDeadProcesses) {
+  EXPECT_EQ(sort_spill_owner("ionflow-sort-4194305-a1B2c3"), 4194305);
+  EXPECT_EQ(sort_spill_owner("ionflow-sort-a1B2c3"), 0);  // the old name: no process
+  EXPECT_EQ(sort_spill_owner("ionflow-sorted-runs"), 0);
+  // Above Linux's largest pid (2^22): no such process.
+  const auto dead = dir_ / "ionflow-sort-4194305-a1B2c3";
+  const auto live = dir_ / ("ionflow-sort-" + std::to_string(::getppid()) + "-d4E5f6");
+  const auto other = dir_ / "ionflow-sort-notes";
+  for (const auto& d : {dead, live, other}) {
+    std::filesystem::create_directories(d);
+    std::ofstream(d / "run-000000.zst") << "x";
+  }
+  {
+    SortedRuns sorter(dir_.string(), 4096);
+    for (const Query& q : make_queries(200)) sorter.add(q);
+    sorter.finish();
+    EXPECT_GT(sorter.stats().runs_spilled, 0u);
+    EXPECT_EQ(sorter.spill_directory().rfind(
+                  (dir_ / ("ionflow-sort-" + std::to_string(::getpid()) + "-")).string(), 0),
+              0u)
+        << sorter.spill_directory();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_TRUE(std::filesystem::exists(live / "run-000000.zst"));
+  EXPECT_TRUE(std::filesystem::exists(other / "run-000000.zst"));
 }
 
 TEST_F(SortedRunsTest, LargeBudgetNeverSpills) {

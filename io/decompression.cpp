@@ -279,9 +279,13 @@ struct Decompressor::Impl {
     if (output_bytes <= limits.floor_bytes) return;
     if (output_bytes / std::max<uint64_t>(input_bytes, 1) <= limits.max_ratio) return;
     out.resize(used);
-    fail(input_bytes, "decompresses to more than " + std::to_string(limits.max_ratio) +
-                          " times its compressed size (" + std::to_string(output_bytes) +
-                          " bytes from the first " + std::to_string(input_bytes) +
+    const char* format = compression == Compression::kGzip   ? "gzip"
+                         : compression == Compression::kZstd ? "zstd"
+                                                             : "bzip2";
+    fail(input_bytes, std::string(format) + " data decompresses to more than " +
+                          std::to_string(limits.max_ratio) + " times its compressed size (" +
+                          std::to_string(output_bytes) + " bytes from the first " +
+                          std::to_string(input_bytes) +
                           "): not a peak list or FASTA (a decompression bomb?)");
   }
 

@@ -34,6 +34,7 @@ long sort_spill_owner(const std::string& name) {
   size_t at = prefix.size();
   for (; at < name.size() && name[at] >= '0' && name[at] <= '9' && pid < (1L << 40); ++at)
     pid = pid * 10 + (name[at] - '0');
+  // Then "-" and mkdtemp's 6 characters.
   const bool shape = at > prefix.size() && at + 7 == name.size() && name[at] == '-';
   return shape ? pid : 0;
 }

@@ -15,11 +15,15 @@ struct OutputFormatName {
   const char* key;
   const char* file;
 };
+// clang-format off
 inline constexpr OutputFormatName kOutputFormatNames[] = {
-    {"tsv", "results.tsv"},        {"mzid", "results.mzid"},  // mzIdentML 1.1.0
+    {"tsv", "results.tsv"},
+    {"mzid", "results.mzid"},     // mzIdentML 1.1.0
     {"mzid1.2", "results.mzid"},  // mzIdentML 1.2.0: a job gives mzid or mzid1.2, not both
-    {"pepxml", "results.pep.xml"}, {"pin", "results.pin"},
+    {"pepxml", "results.pep.xml"},
+    {"pin", "results.pin"},
 };
+// clang-format on
 // "tsv, mzid, mzid1.2, pepxml, pin": the keys of kOutputFormatNames, for messages.
 std::string output_format_keys();
 

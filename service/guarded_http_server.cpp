@@ -138,22 +138,10 @@ class ConnectionStream : public httplib::Stream {
   Clock::time_point request_deadline_;
 };
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out;
-}
-
 // Answers 503 without reading the request and closes `fd` (never blocks).
 void refuse(int fd, const std::string& message) {
-  const std::string body = "{\"error\": \"" + json_escape(message) + "\"}\n";
-  const std::string response = fmt::format(
-      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: "
-      "5\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{}",
-      body.size(), body);
+  const std::string response =
+      gate_error_response(503, "Service Unavailable", message, "Retry-After: 5\r\n");
   (void)!::send(fd, response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   ::shutdown(fd, SHUT_WR);
   // Unread request bytes would turn the close into a reset that can discard the answer.

@@ -21,6 +21,7 @@
 #include "scoring/edit_distance.hpp"
 #include "service/api_token.hpp"
 #include "service/guarded_http_server.hpp"
+#include "service/http_head_check.hpp"
 #include "service/http_reply.hpp"
 #include "service/job_message.hpp"
 #include "service/summary_report.hpp"
@@ -190,9 +191,7 @@ struct HttpApi::Impl {
                 "'Content-Type: application/json')");
           return;
         }
-        error(
-            res, 413,
-            "request body too large (limit " + std::to_string(options.max_body_bytes) + " bytes)");
+        error(res, 413, body_too_large_message(options.max_body_bytes));
       } else if (res.status == 404) {
         error(res, 404, "no such resource");
       } else {

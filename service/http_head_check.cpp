@@ -5,6 +5,8 @@
 #include <cctype>
 #include <optional>
 
+#include "io/json_text.hpp"
+
 namespace ionflow {
 
 namespace {
@@ -36,25 +38,20 @@ std::optional<uint64_t> byte_count(std::string_view value) {
   return n;
 }
 
-std::string json_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;  // control characters dropped
-    out += c;
-  }
-  return out;
-}
-
-std::string answer(int status, std::string_view reason, const std::string& message) {
-  const std::string body = "{\"error\": \"" + json_escape(message) + "\"}\n";
-  return fmt::format(
-      "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nConnection: close\r\n"
-      "Content-Length: {}\r\n\r\n{}",
-      status, reason, body.size(), body);
-}
-
 }  // namespace
+
+std::string body_too_large_message(uint64_t max_body_bytes) {
+  return "request body too large (limit " + std::to_string(max_body_bytes) + " bytes)";
+}
+
+std::string gate_error_response(int status, std::string_view reason, std::string_view message,
+                                std::string_view extra_headers) {
+  const std::string body = "{\"error\": " + json_quote(message) + "}\n";
+  return fmt::format(
+      "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\n{}Connection: close\r\n"
+      "Content-Length: {}\r\n\r\n{}",
+      status, reason, extra_headers, body.size(), body);
+}
 
 std::string check_request_head(std::string_view head, uint64_t max_body_bytes) {
   std::optional<uint64_t> length;
@@ -69,18 +66,17 @@ std::string check_request_head(std::string_view head, uint64_t max_body_bytes) {
     const std::string_view value = trim(line.substr(colon + 1));
     const std::optional<uint64_t> n = byte_count(value);
     if (!n) {
-      return answer(
+      return gate_error_response(
           400, "Bad Request",
           "Content-Length: expected a byte count, got '" + std::string(value.substr(0, 40)) + "'");
     }
     if (length && *length != *n) {
-      return answer(400, "Bad Request", "two Content-Length headers that differ");
+      return gate_error_response(400, "Bad Request", "two Content-Length headers that differ");
     }
     length = n;
   }
   if (length && max_body_bytes > 0 && *length > max_body_bytes) {
-    return answer(413, "Payload Too Large",
-                  "request body too large (limit " + std::to_string(max_body_bytes) + " bytes)");
+    return gate_error_response(413, "Payload Too Large", body_too_large_message(max_body_bytes));
   }
   return "";
 }

@@ -20,4 +20,13 @@ namespace ionflow {
 
 std::string check_request_head(std::string_view head, uint64_t max_body_bytes);
 
+// "request body too large (limit N bytes)": the 413 message of the gate and of the API's handler.
+std::string body_too_large_message(uint64_t max_body_bytes);
+
+// The gate's own answer (these and its 503s): "HTTP/1.1 <status> <reason>", Content-Type
+// application/json, Connection: close, `extra_headers` (each ending in CR LF), and the body
+// {"error": <message>} with the message JSON-quoted (io/json_text.hpp).
+std::string gate_error_response(int status, std::string_view reason, std::string_view message,
+                                std::string_view extra_headers = "");
+
 }  // namespace ionflow

@@ -9,7 +9,9 @@
 namespace ionflow {
 
 // `text` as a quoted, escaped JSON string: '"' and '\\' escaped, \n \r \t \b \f by name, other
-// control characters as \u00XX; bytes >= 0x80 pass through (UTF-8 stays UTF-8).
+// control characters as \u00XX. Well-formed UTF-8 passes through; each byte that does not
+// start a well-formed sequence (Latin-1 text, a cut sequence, an overlong form) becomes \ufffd,
+// so the result is always valid JSON (RFC 8259 section 8.1 requires UTF-8).
 std::string json_quote(std::string_view text);
 
 }  // namespace ionflow

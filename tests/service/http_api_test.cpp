@@ -115,6 +115,14 @@ TEST_F(HttpApiTest, ARangeHeaderDoesNotCutAnErrorBody) {
   EXPECT_EQ(parse_json(res->body).find("error")->as_string(), "no such job: jdoesnotexist");
 }
 
+// Found by the HTTP fuzzer: a query value that is not UTF-8 was echoed raw into the 400 body,
+// which then was not JSON. It is answered with U+FFFD in its place.
+TEST_F(HttpApiTest, AQueryValueThatIsNotUtf8GetsAJsonError) {
+  JsonValue e = get("/v1/jobs?state=qu%A5%8A&limit=5", 400);
+  EXPECT_EQ(e.find("error")->as_string(), "unknown state qu\uFFFD\uFFFD");
+  EXPECT_EQ(e.find("field")->as_string(), "state");
+}
+
 TEST_F(HttpApiTest, BadMessagesAre400NamingTheField) {
   EXPECT_THAT(rejection("{not json").second, StartsWith("not valid JSON"));
   EXPECT_EQ(rejection(small_job(R"("zstd": "yes")")).first, "zstd");

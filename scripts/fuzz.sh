@@ -10,7 +10,8 @@
 # runs in under 1 s when tried again alone is noted on the line, not counted: see below). Each target starts
 # from its seeds (tests/fuzz/corpus/) plus what earlier runs here found (build-fuzz/fuzz-runs/
 # NAME/corpus/, which grows from run to run). Needs clang and libfuzzer-14-dev
-# (scripts/install-deps.sh). Extra libFuzzer flags: FUZZ_FLAGS="-runs=1000000" scripts/fuzz.sh 0.
+# (scripts/install-deps.sh). Extra libFuzzer flags, e.g. a run of 10 million executions or a day,
+# whichever ends first: FUZZ_FLAGS="-runs=10000000" scripts/fuzz.sh 86400 mgf_reader_fuzzer.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 1 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "io/utf8.hpp"
+
 namespace ionflow::xml {
 
 void put_escaped(TextOutput& out, std::string_view text) {
@@ -9,6 +11,14 @@ void put_escaped(TextOutput& out, std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     std::string_view replacement;
+    if (c >= 0x80) {
+      const size_t length = utf8_sequence_length(text, i);
+      if (length > 0) {
+        i += length - 1;
+        continue;
+      }
+      replacement = kUtf8ReplacementCharacter;
+    }
     switch (c) {
       case '&':
         replacement = "&amp;";

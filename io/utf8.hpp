@@ -1,0 +1,21 @@
+// UTF-8 well-formedness (RFC 3629 section 4), the one rule the JSON and XML writers share for
+// text from outside (FASTA headers, file names, HTTP query values) that may not be UTF-8.
+// Pure functions, thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace ionflow {
+
+// U+FFFD REPLACEMENT CHARACTER in UTF-8, what a writer puts for a byte that is not UTF-8
+// (Unicode 15, section 3.9, "U+FFFD substitution of maximal subparts", one per byte here).
+inline constexpr std::string_view kUtf8ReplacementCharacter = "\xEF\xBF\xBD";
+
+// Length (2 to 4) of the well-formed multi-byte UTF-8 sequence starting at text[at], or 0 if the
+// bytes there are not one: a stray continuation byte, a cut sequence, an overlong form, a
+// surrogate (U+D800..U+DFFF) or a code point above U+10FFFF. Needs at < text.size() and
+// text[at] >= 0x80 (ASCII is the caller's fast path).
+size_t utf8_sequence_length(std::string_view text, size_t at);
+
+}  // namespace ionflow

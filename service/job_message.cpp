@@ -440,8 +440,16 @@ class MessageReader {
       e.cleave_at = sage_rule_.cleave_at.value_or("KR");
       e.restrict = sage_rule_.restrict.value_or("P");
       e.c_terminal = sage_rule_.c_terminal.value_or(true);
-      auto known = find_enzyme_rule_by_rule(e.cleave_at, e.restrict, e.c_terminal);
-      e.name = known ? known->name : "custom";
+      // A known rule is written in its own spelling ("RK" -> trypsin's "KR"), so that the
+      // effective parameters, which name it, parse back without a conflict.
+      if (auto known = find_enzyme_rule_by_rule(e.cleave_at, e.restrict, e.c_terminal)) {
+        e.name = known->name;
+        e.cleave_at = known->cleave_at;
+        e.restrict = known->restrict;
+        e.c_terminal = known->c_terminal;
+      } else {
+        e.name = "custom";
+      }
     }
     if (e.min_length > e.max_length) {
       fail(

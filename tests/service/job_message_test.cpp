@@ -578,6 +578,18 @@ TEST(JobMessage, EffectiveParametersListEveryKeyAndParseBack) {
   EXPECT_EQ(second.spec.search.database.variable_modifications.size(), 7u);
 }
 
+// Found by the job-message fuzzer: Sage's cleave_at "RK" names trypsin, but was written back as
+// "RK" beside "enzyme": "trypsin", which then conflicted with trypsin's "KR" when parsed again.
+TEST(JobMessage, AKnownRuleInAnotherOrderIsWrittenInItsOwnSpellingAndParsesBack) {
+  ParsedJob first = parse_job_message(
+      job_db(R"("enzyme": {"cleave_at": "RK", "restrict": "P", "semi_enzymatic": true})"),
+      unimod());
+  EXPECT_EQ(first.spec.search.database.enzyme.name, "trypsin");
+  EXPECT_EQ(first.spec.search.database.enzyme.cleave_at, "KR");
+  ParsedJob second = parse_job_message(first.spec.effective_parameters_json, unimod());
+  EXPECT_EQ(second.spec.effective_parameters_json, first.spec.effective_parameters_json);
+}
+
 TEST(JobMessage, TheDemoJobParses) {
   JobMessageOptions options;
   options.base_directory = IONFLOW_SOURCE_DIR;

@@ -8,8 +8,9 @@
 
 namespace ionflow {
 
-// U+FFFD REPLACEMENT CHARACTER in UTF-8, what a writer puts for a byte that is not UTF-8
-// (Unicode 15, section 3.9, "U+FFFD substitution of maximal subparts", one per byte here).
+// U+FFFD REPLACEMENT CHARACTER (Unicode 15, section 3.9) in UTF-8: the writers put one for
+// each byte that is not part of a well-formed sequence (so a cut 3-byte sequence gives two,
+// where the standard's "maximal subparts" practice would give one).
 inline constexpr std::string_view kUtf8ReplacementCharacter = "\xEF\xBF\xBD";
 
 // Length (2 to 4) of the well-formed multi-byte UTF-8 sequence starting at text[at], or 0 if the

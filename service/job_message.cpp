@@ -415,12 +415,18 @@ class MessageReader {
     check_inputs();
   }
 
-  // The enzyme: a name fixes the cleavage rule; Sage's fields must agree with it.
+  // The enzyme: a name fixes the cleavage rule and Sage's cleave_at/restrict/c_terminal must
+  // agree with it. Without a name, Sage's fields (default trypsin) name the rule if it is a known
+  // one, which is then stored in its own spelling ("RK" -> trypsin's "KR") so that the effective
+  // parameters, which name it, parse back without a conflict; else it is "custom".
   void resolve_enzyme() {
     auto& e = spec_.search.database.enzyme;
-    // Enzyme: a name fixes the cleavage rule; Sage's cleave_at/restrict/c_terminal must then
-    // agree with it. Without a name, Sage's fields (default trypsin) name the rule if it is a
-    // known one, else it is "custom".
+    const auto take = [&e](const EnzymeRule& r) {
+      e.name = r.name;
+      e.cleave_at = r.cleave_at;
+      e.restrict = r.restrict;
+      e.c_terminal = r.c_terminal;
+    };
     if (enzyme_rule_) {
       const auto& r = *enzyme_rule_;
       auto check = [&](bool given, bool same, const char* field) {
@@ -432,21 +438,13 @@ class MessageReader {
       check(sage_rule_.cleave_at.has_value(), sage_rule_.cleave_at == r.cleave_at, "cleave_at");
       check(sage_rule_.restrict.has_value(), sage_rule_.restrict == r.restrict, "restrict");
       check(sage_rule_.c_terminal.has_value(), sage_rule_.c_terminal == r.c_terminal, "c_terminal");
-      e.name = r.name;
-      e.cleave_at = r.cleave_at;
-      e.restrict = r.restrict;
-      e.c_terminal = r.c_terminal;
+      take(r);
     } else {
       e.cleave_at = sage_rule_.cleave_at.value_or("KR");
       e.restrict = sage_rule_.restrict.value_or("P");
       e.c_terminal = sage_rule_.c_terminal.value_or(true);
-      // A known rule is written in its own spelling ("RK" -> trypsin's "KR"), so that the
-      // effective parameters, which name it, parse back without a conflict.
       if (auto known = find_enzyme_rule_by_rule(e.cleave_at, e.restrict, e.c_terminal)) {
-        e.name = known->name;
-        e.cleave_at = known->cleave_at;
-        e.restrict = known->restrict;
-        e.c_terminal = known->c_terminal;
+        take(*known);
       } else {
         e.name = "custom";
       }

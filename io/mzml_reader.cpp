@@ -24,6 +24,7 @@
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
 #include "io/xml_element_scan.hpp"
+#include "io/xml_root_end.hpp"
 
 namespace ionflow {
 namespace {
@@ -224,6 +225,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
 
   // Counted as the builder counts an MS1 spectrum it read (MzmlSpectrumBuilder::finish).
   void dropped(std::string_view native_id) override {
+    if (root_end_.closed) return;  // after the root element: not part of the document
     if (!in_spectrum_list_) return outside_spectrum_list(native_id);
     ++stats_.spectra_seen;
     const std::string reason = "MS level 1";
@@ -253,8 +255,15 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   }
   static void XMLCALL on_end(void* self, const XML_Char* name) {
     auto* reader = static_cast<MzmlReader*>(self);
-    --reader->depth_;
+    if (--reader->depth_ == 0) reader->root_ended();
     reader->guarded([&](MzmlReader& r) { r.end_element(name); });
+  }
+  // Where the root element ends (its end tag's '<'): errors after it are reported there.
+  void root_ended() {
+    const XML_Index byte = XML_GetCurrentByteIndex(parser_);
+    const uint64_t passed = byte < 0 ? 0 : static_cast<uint64_t>(byte);
+    root_end_ = {true, ms1_filter_.file_offset(passed),
+                 ms1_filter_.file_line(passed, XML_GetCurrentLineNumber(parser_))};
   }
   static void XMLCALL on_binary_text(void* self, const XML_Char* s, int len) {
     static_cast<MzmlReader*>(self)->binary_text(std::string_view(s, static_cast<size_t>(len)));
@@ -278,6 +287,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   }
 
   void parse(const char* data, int len, bool is_final) {
+    if (after_root_ignored_) return;
     if (XML_Parse(parser_, data, len, is_final ? XML_TRUE : XML_FALSE) == XML_STATUS_OK) return;
     if (pending_exception_) {  // e.g. std::bad_alloc inside a callback
       failed_what_ = failed_message_ = "internal error while reading mzML";
@@ -289,6 +299,11 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     const uint64_t passed = byte < 0 ? 0 : static_cast<uint64_t>(byte);
     const uint64_t offset = ms1_filter_.file_offset(passed);
     const uint64_t line = ms1_filter_.file_line(passed, XML_GetCurrentLineNumber(parser_));
+    if (fatal_message_.empty() && root_end_.closed) {  // expat's verdict there depends on cuts
+      after_root_ignored_ = true;
+      note_problem(stats_, kBytesAfterRootIgnored, 1, root_end_where(root_end_, root_name_));
+      return;
+    }
     if (is_final && fatal_message_.empty() && seen_root_ && ends_early(code)) {
       truncated();  // every byte so far was well-formed: the file was cut
       return;
@@ -312,10 +327,15 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
       at_offset = fatal_offset_;
       at_line = fatal_line_;
     }
-    ParseError error(file_name_, at_offset, at_line, what);
+    throw_error(at_offset, at_line, what);
+  }
+
+  // Throws the ParseError and keeps it: the reader then throws it again on every call.
+  [[noreturn]] void throw_error(uint64_t offset, uint64_t line, const std::string& what) {
+    ParseError error(file_name_, offset, line, what);
     failed_message_ = error.what();
-    failed_offset_ = at_offset;
-    failed_line_ = at_line;
+    failed_offset_ = offset;
+    failed_line_ = line;
     failed_what_ = what;
     throw error;
   }
@@ -394,6 +414,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     if (!seen_root_) {
       seen_root_ = true;
       const std::string_view n = local_name(name);
+      root_name_ = n;
       if (n != "mzML" && n != "indexedmzML") {
         fatal("root element <" + std::string(name) + "> is not <mzML> or <indexedmzML>");
       }
@@ -643,6 +664,9 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   static constexpr int kMaxElementDepth = 64;
   int depth_ = 0;  // open elements
   bool seen_root_ = false;
+  std::string root_name_;  // local name, e.g. "indexedmzML"
+  XmlRootEnd root_end_;
+  bool after_root_ignored_ = false;  // bytes after the root were not XML: the rest is ignored
   bool saw_doctype_ = false;
   bool in_chromatogram_ = false;
   bool in_spectrum_list_ = false;

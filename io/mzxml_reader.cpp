@@ -17,6 +17,7 @@
 #include "io/number_text.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
+#include "io/xml_root_end.hpp"
 
 namespace ionflow {
 namespace {
@@ -167,8 +168,14 @@ class MzxmlReader final : public SpectrumReader {
   }
   static void XMLCALL on_end(void* self, const XML_Char* name) {
     auto* r = static_cast<MzxmlReader*>(self);
-    --r->depth_;
+    if (--r->depth_ == 0) r->root_ended();
     r->guarded([&] { r->end_element(local_name(name)); });
+  }
+  // Where the root element ends (its end tag's '<'): errors after it are reported there.
+  void root_ended() {
+    const XML_Index byte = XML_GetCurrentByteIndex(parser_);
+    root_end_ = {true, byte < 0 ? 0 : static_cast<uint64_t>(byte),
+                 static_cast<uint64_t>(XML_GetCurrentLineNumber(parser_))};
   }
   static void XMLCALL on_text(void* self, const XML_Char* s, int len) {
     auto* r = static_cast<MzxmlReader*>(self);
@@ -196,6 +203,7 @@ class MzxmlReader final : public SpectrumReader {
   }
 
   void parse(const char* data, int len, bool is_final) {
+    if (after_root_ignored_) return;
     if (XML_Parse(parser_, data, len, is_final ? XML_TRUE : XML_FALSE) == XML_STATUS_OK) return;
     if (pending_exception_) {
       failed_ = "internal error while reading mzXML";
@@ -204,6 +212,11 @@ class MzxmlReader final : public SpectrumReader {
     const XML_Index byte = XML_GetCurrentByteIndex(parser_);
     const uint64_t offset = byte < 0 ? 0 : static_cast<uint64_t>(byte);
     const uint64_t line = XML_GetCurrentLineNumber(parser_);
+    if (fatal_message_.empty() && root_end_.closed) {  // expat's verdict there depends on cuts
+      after_root_ignored_ = true;
+      note_problem(stats_, kBytesAfterRootIgnored, 1, root_end_where(root_end_, root_name_));
+      return;
+    }
     if (is_final && fatal_message_.empty() && seen_root_) {
       truncated();  // every byte was well-formed: the file ends early
       return;
@@ -215,6 +228,11 @@ class MzxmlReader final : public SpectrumReader {
       what += "; the open <scan num=\"" + std::to_string(scans_.back().spectrum.scan) +
               "\"> starts at line " + std::to_string(scans_.back().start_line);
     }
+    throw_error(offset, line, what);
+  }
+
+  // Throws the ParseError and keeps it: the reader then throws it again on every call.
+  [[noreturn]] void throw_error(uint64_t offset, uint64_t line, const std::string& what) {
     ParseError error(file_name_, offset, line, what);
     failed_ = error.what();
     failed_offset_ = offset;
@@ -253,6 +271,7 @@ class MzxmlReader final : public SpectrumReader {
   void start_element(std::string_view name, const XML_Char** atts) {
     if (!seen_root_) {
       seen_root_ = true;
+      root_name_ = name;
       if (name != "mzXML" && name != "msRun") {
         fatal("root element <" + std::string(name) + "> is not <mzXML> or <msRun>");
       }
@@ -454,6 +473,9 @@ class MzxmlReader final : public SpectrumReader {
 
   int depth_ = 0;
   bool seen_root_ = false;
+  std::string root_name_;  // local name: "mzXML" or "msRun"
+  XmlRootEnd root_end_;
+  bool after_root_ignored_ = false;  // bytes after the root were not XML: the rest is ignored
   bool in_run_ = false;
   std::vector<Scan> scans_;  // open scans, outermost first
 

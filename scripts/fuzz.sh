@@ -91,7 +91,14 @@ for name in "${targets[@]}"; do
   echo "$name: $execs execs, ${#inputs[@]} crashes${notes:+ (${notes#; })}"
   if [ "$rc" -ne 0 ] || [ ${#inputs[@]} -gt 0 ]; then
     failed=1
-    for f in "${inputs[@]}"; do echo "  input: $f"; done
+    # The input itself, for a run whose files are gone afterwards (CI): up to 4 KiB, as base64
+    # ("base64 -d > crash" gives it back).
+    for f in "${inputs[@]}"; do
+      echo "  input: $f ($(wc -c <"$f") bytes)"
+      if [ "$(wc -c <"$f")" -le 4096 ]; then echo "  base64: $(base64 -w0 "$f")"; fi
+    done
+    # A broken contract states both results before the stack trace the tail shows.
+    grep -A 40 -m 1 '^==fuzz== contract broken' "$log" | sed 's/^/    /' || true
     echo "  log: $log (exit $rc); its end:"
     tail -n 30 "$log" | sed 's/^/    /'
   fi

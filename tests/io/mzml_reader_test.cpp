@@ -3,6 +3,7 @@
 // values; peaks decoded independently with Python's base64/struct).
 #include "io/mzml_reader.hpp"
 #include "io/parse_error.hpp"
+#include "io/xml_root_end.hpp"
 
 #include <gtest/gtest.h>
 
@@ -365,6 +366,44 @@ TEST(MzmlReader, TruncatedFileKeepsTheSpectraBeforeTheCut) {
   std::vector<RawSpectrum> out;
   reader->feed("<?xml version=\"1.0\"?>\n<mz", out);
   EXPECT_THROW(reader->finish(out), ParseError);
+}
+
+// After the root element, expat's error depends on where the input was cut ("invalid token" on
+// line 2 whole, "junk after document element" on line 1 cut before it; found by
+// mzml_expat_fuzzer in CI). Every spectrum has been read by then: every cut keeps them and notes
+// the one problem at </mzML> (io/xml_root_end.hpp); an MS1 spectrum after it is not counted.
+TEST(MzmlReader, BytesAfterTheRootElementAreIgnoredAtItsEndTagWhateverTheCut) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const size_t root_end = good.rfind("</mzML>");
+  const uint64_t line = 1 + std::count(good.begin(), good.begin() + root_end, '\n');
+  const std::string where =
+      "</mzML> on line " + std::to_string(line) + " (byte " + std::to_string(root_end) + ")";
+  const std::string ms1 =
+      "<spectrum id=\"s1\" index=\"9\"><cvParam cvRef=\"MS\" accession=\"MS:1000511\" "
+      "name=\"ms level\" value=\"1\"/></spectrum>";
+  for (const std::string& tail : std::vector<std::string>{
+           "\"\r\n\"\xf3!x!]-", "\r\n\r\n<a b=\"\xff", "<!-- open", "x" + ms1 + "\xff"}) {
+    const std::string bad = good + tail;
+    for (bool own : {true, false}) {
+      for (size_t cut = root_end; cut <= bad.size(); ++cut) {
+        SCOPED_TRACE("cut at " + std::to_string(cut) + (own ? " own" : " expat"));
+        auto reader = make_mzml_reader("joined.mzML", 0, own);
+        std::vector<RawSpectrum> out;
+        reader->feed(std::string_view(bad).substr(0, cut), out);
+        reader->feed(std::string_view(bad).substr(cut), out);
+        reader->finish(out);
+        EXPECT_EQ(out.size(), 3u);
+        const ReadStats& stats = reader->stats();
+        EXPECT_EQ(stats.spectra_seen, 3u);
+        EXPECT_EQ(stats.problems, (std::map<std::string, uint64_t>{{kBytesAfterRootIgnored, 1}}));
+        EXPECT_EQ(stats.first_problem_at.at(kBytesAfterRootIgnored), where);
+      }
+    }
+  }
+  // Whitespace, comments and processing instructions after it are XML: no problem.
+  const ReadResult misc = read_mzml(good + "\r\n<!-- end -->\n<?pi x?>\n", 7);
+  EXPECT_EQ(misc.spectra.size(), 3u);
+  EXPECT_TRUE(misc.stats.problems.empty());
 }
 
 TEST(MzmlReader, EmptyInputAndWrongRootThrow) {

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "io/base64.hpp"
 #include "io/peak_checks.hpp"
 #include "io/spectrum_reader.hpp"
+#include "io/xml_root_end.hpp"
 #include "io_test_support.hpp"
 
 namespace ionflow {
@@ -242,6 +245,30 @@ TEST(MzxmlReader, MalformedXmlNamesTheOpenScan) {
     EXPECT_NE(std::string(e.what()).find("root element <mzML> is not <mzXML> or <msRun>"),
               std::string::npos)
         << e.what();
+  }
+}
+
+// After the root element, expat's verdict depends on where the input was cut (here a file that
+// ends early whole, "junk after document element" when cut before the 'x'): every cut keeps the
+// scans and notes the one problem at </mzXML>, as the mzML reader does (io/xml_root_end.hpp).
+TEST(MzxmlReader, BytesAfterTheRootElementAreIgnoredAtItsEndTagWhateverTheCut) {
+  const std::string good = document(scan(1, "2"));
+  const size_t root_end = good.rfind("</mzXML>");
+  const uint64_t line = 1 + std::count(good.begin(), good.begin() + root_end, '\n');
+  const std::string bad = good + "x\xf3";
+  for (size_t cut = 0; cut <= bad.size(); ++cut) {
+    SCOPED_TRACE("cut at " + std::to_string(cut));
+    auto reader = make_mzxml_reader("joined.mzXML", 0);
+    std::vector<RawSpectrum> out;
+    reader->feed(std::string_view(bad).substr(0, cut), out);
+    reader->feed(std::string_view(bad).substr(cut), out);
+    reader->finish(out);
+    EXPECT_EQ(out.size(), 1u);
+    EXPECT_EQ(reader->stats().problems,
+              (std::map<std::string, uint64_t>{{kBytesAfterRootIgnored, 1}}));
+    EXPECT_EQ(
+        reader->stats().first_problem_at.at(kBytesAfterRootIgnored),
+        "</mzXML> on line " + std::to_string(line) + " (byte " + std::to_string(root_end) + ")");
   }
 }
 

@@ -280,6 +280,7 @@ class MzxmlReader final : public SpectrumReader {
     if (name == "msRun") {
       in_run_ = true;
     } else if (name == "scan") {
+      scan_began_.push_back(in_run_);
       if (in_run_) start_scan(atts);
     } else if (name == "precursorMz") {
       if (!scans_.empty() && !scans_.back().has_precursor) {
@@ -294,7 +295,12 @@ class MzxmlReader final : public SpectrumReader {
     if (name == "msRun") {
       in_run_ = false;
     } else if (name == "scan") {
-      if (!scans_.empty()) {
+      // Only the end of a <scan> that began one ends one: "<msRun/>" inside a scan ends the
+      // run, and a <scan> after it, not read, must not pop the scan whose <peaks> is open
+      // (mzxml_reader_fuzzer: end_peaks() on no scan).
+      const bool began = !scan_began_.empty() && scan_began_.back();
+      if (!scan_began_.empty()) scan_began_.pop_back();
+      if (began && !scans_.empty()) {
         finish_scan(scans_.back());
         scans_.pop_back();
       }
@@ -477,7 +483,8 @@ class MzxmlReader final : public SpectrumReader {
   XmlRootEnd root_end_;
   bool after_root_ignored_ = false;  // bytes after the root were not XML: the rest is ignored
   bool in_run_ = false;
-  std::vector<Scan> scans_;  // open scans, outermost first
+  std::vector<Scan> scans_;       // open scans, outermost first
+  std::vector<bool> scan_began_;  // per open <scan> element: whether it began a Scan (in a run)
 
   bool in_precursor_ = false;
   std::string text_;  // precursorMz text

@@ -272,6 +272,19 @@ TEST(MzxmlReader, BytesAfterTheRootElementAreIgnoredAtItsEndTagWhateverTheCut) {
   }
 }
 
+// A <scan> met while no run is open (after an inner "<msRun/>") is not read, and its end tag
+// must not end the scan whose <peaks> is open: it did, and </peaks> then decoded into no scan
+// (heap overflow found by mzxml_reader_fuzzer, 2026-12-03). The outer scan is read as usual.
+TEST(MzxmlReader, AScanOutsideTheRunDoesNotEndTheOpenScan) {
+  std::string peaks = scan(7, "2");
+  peaks.insert(peaks.find("</peaks>"), "<msRun/><scan num=\"8\" msLevel=\"2\"></scan>");
+  ReadStats stats;
+  const auto got = read_all(document(peaks), 1 << 20, &stats);
+  EXPECT_EQ(stats.spectra_seen, 1u);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].scan, 7);
+}
+
 TEST(MzxmlReader, XsDurations) {
   double s = 0.0;
   EXPECT_TRUE(parse_xs_duration_seconds("PT1503.96166992188S", s));

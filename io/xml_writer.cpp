@@ -5,19 +5,30 @@
 #include "io/utf8.hpp"
 
 namespace ionflow::xml {
+namespace {
+
+// U+FFFE and U+FFFF: well-formed UTF-8 but no XML character (XML 1.0 section 2.2, production
+// [2] Char), so a parser refuses a document holding them.
+bool xml_noncharacter(std::string_view sequence) {
+  return sequence == "\xEF\xBF\xBE" || sequence == "\xEF\xBF\xBF";
+}
+
+}  // namespace
 
 void put_escaped(TextOutput& out, std::string_view text) {
   std::size_t plain_start = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     std::string_view replacement;
+    size_t replaced = 1;  // bytes the replacement stands for
     if (c >= 0x80) {
       const size_t length = utf8_sequence_length(text, i);
-      if (length > 0) {
+      if (length > 0 && !xml_noncharacter(text.substr(i, length))) {
         i += length - 1;
         continue;
       }
       replacement = kUtf8ReplacementCharacter;
+      if (length > 0) replaced = length;
     }
     switch (c) {
       case '&':
@@ -51,7 +62,8 @@ void put_escaped(TextOutput& out, std::string_view text) {
     if (replacement.empty()) continue;
     out.put(text.substr(plain_start, i - plain_start));
     out.put(replacement);
-    plain_start = i + 1;
+    plain_start = i + replaced;
+    i += replaced - 1;
   }
   out.put(text.substr(plain_start));
 }

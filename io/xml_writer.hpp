@@ -19,8 +19,9 @@ namespace ionflow::xml {
 // Appends `text` with & < > " ' replaced by entities. Characters not allowed in XML 1.0 (ASCII
 // control characters other than tab, newline, carriage return) become '?'; tab, newline and
 // carriage return become character references so attribute values keep them. Well-formed UTF-8
-// passes through; a byte that does not start a well-formed sequence becomes U+FFFD, so the
-// document stays well-formed (XML 1.0 section 4.3.3) whatever a FASTA header holds.
+// passes through but for U+FFFE and U+FFFF (no XML characters), which become one U+FFFD each;
+// a byte that does not start a well-formed sequence becomes U+FFFD, so the document stays
+// well-formed (XML 1.0 sections 2.2 and 4.3.3) whatever a FASTA header holds.
 void put_escaped(TextOutput& out, std::string_view text);
 
 // Appends ` name="value"` with the value escaped.

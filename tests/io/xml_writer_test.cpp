@@ -36,5 +36,15 @@ TEST(XmlEscape, BytesThatAreNotUtf8BecomeReplacementCharacters) {
   EXPECT_EQ(escaped("cut \xE2\x82"), "cut \xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
+// U+FFFE and U+FFFF are well-formed UTF-8 but no XML characters (XML 1.0 production [2]):
+// expat refuses them. Each becomes one U+FFFD; U+FFFD and U+FFFC, next to them, pass.
+TEST(XmlEscape, NoncharactersUFFFEAndUFFFFBecomeOneReplacementCharacterEach) {
+  EXPECT_EQ(escaped("a\xEF\xBF\xBE"
+                    "b\xEF\xBF\xBF<"),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD&lt;");
+  EXPECT_EQ(escaped("\xEF\xBF\xBD\xEF\xBF\xBC"), "\xEF\xBF\xBD\xEF\xBF\xBC");
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -99,12 +99,16 @@ std::optional<EnzymeRule> find_enzyme_rule_by_rule(std::string_view cleave_at,
     // Sage's "" (every bond) and "$" (no bond) ignore restrict and c_terminal.
     const std::string_view at = r.cleave_at;
     const bool special = at.empty() || at == "$";
-    if (sorted(at) == sorted(cleave_at) &&
-        (special || (sorted(r.restrict) == sorted(restrict) && r.c_terminal == c_terminal))) {
+    if (same_residues(at, cleave_at) &&
+        (special || (same_residues(r.restrict, restrict) && r.c_terminal == c_terminal))) {
       return to_rule(r);
     }
   }
   return std::nullopt;
+}
+
+bool same_residues(std::string_view a, std::string_view b) {
+  return sorted(a) == sorted(b);
 }
 
 std::string enzyme_rule_names() {

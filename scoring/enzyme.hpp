@@ -95,6 +95,9 @@ std::optional<EnzymeRule> find_enzyme_rule(std::string_view name);
 // The named rule with exactly this cleavage rule (residue order ignored); nullopt if none.
 std::optional<EnzymeRule> find_enzyme_rule_by_rule(std::string_view cleave_at,
                                                    std::string_view restrict, bool c_terminal);
+// Whether two residue lists (cleave_at or restrict, e.g. "KR" and "RK") name the same residues:
+// order and repeats are ignored. The one comparison of rules given in Sage's fields.
+bool same_residues(std::string_view a, std::string_view b);
 // "trypsin, trypsin/p, lys-c, ..." (the named rules, without "custom") for error messages.
 std::string enzyme_rule_names();
 

@@ -416,9 +416,10 @@ class MessageReader {
   }
 
   // The enzyme: a name fixes the cleavage rule and Sage's cleave_at/restrict/c_terminal must
-  // agree with it. Without a name, Sage's fields (default trypsin) name the rule if it is a known
-  // one, which is then stored in its own spelling ("RK" -> trypsin's "KR") so that the effective
-  // parameters, which name it, parse back without a conflict; else it is "custom".
+  // agree with it (residues in any order: "trypsin" with cleave_at "RK" is trypsin). Without a
+  // name, Sage's fields (default trypsin) name the rule if it is a known one, which is then stored
+  // in its own spelling ("RK" -> trypsin's "KR") so that the effective parameters, which name it,
+  // parse back without a conflict; else it is "custom".
   void resolve_enzyme() {
     auto& e = spec_.search.database.enzyme;
     const auto take = [&e](const EnzymeRule& r) {
@@ -435,8 +436,11 @@ class MessageReader {
                "conflicts with enzyme " + json_quote(r.name) + " (omit it, or use a custom rule)");
         }
       };
-      check(sage_rule_.cleave_at.has_value(), sage_rule_.cleave_at == r.cleave_at, "cleave_at");
-      check(sage_rule_.restrict.has_value(), sage_rule_.restrict == r.restrict, "restrict");
+      const auto same = [](const std::optional<std::string>& given, const std::string& rule) {
+        return given && same_residues(*given, rule);
+      };
+      check(sage_rule_.cleave_at.has_value(), same(sage_rule_.cleave_at, r.cleave_at), "cleave_at");
+      check(sage_rule_.restrict.has_value(), same(sage_rule_.restrict, r.restrict), "restrict");
       check(sage_rule_.c_terminal.has_value(), sage_rule_.c_terminal == r.c_terminal, "c_terminal");
       take(r);
     } else {

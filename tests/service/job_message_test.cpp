@@ -588,6 +588,14 @@ TEST(JobMessage, AKnownRuleInAnotherOrderIsWrittenInItsOwnSpellingAndParsesBack)
   EXPECT_EQ(first.spec.search.database.enzyme.cleave_at, "KR");
   ParsedJob second = parse_job_message(first.spec.effective_parameters_json, unimod());
   EXPECT_EQ(second.spec.effective_parameters_json, first.spec.effective_parameters_json);
+  // A name with Sage's fields in another order is the same rule, not a conflict.
+  ParsedJob named = parse_job_message(
+      job_db(R"("enzyme": {"cleave_at": "RK", "restrict": "P"})", R"("enzyme": "trypsin")"),
+      unimod());
+  EXPECT_EQ(named.spec.search.database.enzyme.name, "trypsin");
+  EXPECT_EQ(named.spec.search.database.enzyme.cleave_at, "KR");
+  EXPECT_THAT(error_of(job_db(R"("enzyme": {"cleave_at": "RKD"})", R"("enzyme": "trypsin")")),
+              StartsWith("database.enzyme.cleave_at: conflicts with enzyme \"trypsin\""));
 }
 
 TEST(JobMessage, TheDemoJobParses) {

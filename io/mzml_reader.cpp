@@ -258,7 +258,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     if (--reader->depth_ == 0) reader->root_ended();
     reader->guarded([&](MzmlReader& r) { r.end_element(name); });
   }
-  // Where the root element ends (its end tag's '<'): errors after it are reported there.
+  // Where the root element ends (its end tag's '<'): a problem after it is noted there.
   void root_ended() {
     const XML_Index byte = XML_GetCurrentByteIndex(parser_);
     const uint64_t passed = byte < 0 ? 0 : static_cast<uint64_t>(byte);

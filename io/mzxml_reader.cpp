@@ -171,7 +171,7 @@ class MzxmlReader final : public SpectrumReader {
     if (--r->depth_ == 0) r->root_ended();
     r->guarded([&] { r->end_element(local_name(name)); });
   }
-  // Where the root element ends (its end tag's '<'): errors after it are reported there.
+  // Where the root element ends (its end tag's '<'): a problem after it is noted there.
   void root_ended() {
     const XML_Index byte = XML_GetCurrentByteIndex(parser_);
     root_end_ = {true, byte < 0 ? 0 : static_cast<uint64_t>(byte),

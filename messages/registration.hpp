@@ -42,7 +42,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, Query& x) {
   return f(caf::meta::type_name("ionflow::Query"), x.file_index, x.spectrum_index, x.native_id,
            x.scan, x.rt_seconds, x.precursor_mz, x.charge, x.charge_from_file, x.neutral_mass,
-           x.peaks);
+           x.peaks, x.charges_tried);
 }
 
 template <class Inspector>

@@ -501,8 +501,8 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   for (size_t r = 0; r < std::min(report, candidates.size()); ++r) {
     const Candidate& c = candidates[r];
     if (c.matched == 0) break;
-    const double log10_e =
-        -minus_log10_p(fit, null_combined, c.primary) + std::log10(double(n_null));
+    const double log10_e = -minus_log10_p(fit, null_combined, c.primary) +
+                           std::log10(double(n_null) * std::max(1, query.charges_tried));
     const double evalue = std::pow(10.0, log10_e);
     const double next = r + 1 < candidates.size() ? candidates[r + 1].primary : 0.0;
     out.push_back(

@@ -89,16 +89,18 @@ RUNS = {
                  mc=2, sample=None, entrap=[YEAST_REF, ECOLI_REF]),
 }
 # A run big enough to be rescored (scoring/rescoring.hpp rescores from 1000 rank-1 PSMs): the
-# first 20,000 queries of the scale set (perf/scale: the openms-doc BSA1-3 and E. coli spectra,
-# copy 0 unchanged, later copies jittered) against its 20,000-protein human-size database, made
-# by build/perf/ionflow_make_scale_set under --work/scale. That database is its own entrapment
-# database: its 9,320 Sorangium proteins and its ~6,400 generated background proteins (random
-# residues, accessions BG...) cannot hold a peptide of these spectra.
-SCALE_QUERIES = 20000
-RUNS['scale20k'] = dict(source='generated', spectra=f'scale_{SCALE_QUERIES}_seed1.mzML',
-                        fasta='scale_db_20000_seed1.fasta', tag='rev_', suffix=False, iso=True,
-                        ppm=10.0, frag=0.5, mc=1, entrap=None,
-                        sample=lambda h: 'OS=Sorangium' not in h and not h.startswith('BG'))
+# 3,275 MS2 spectra of BSA1-3 and E. coli as one run, against the scale set's 20,000-protein
+# human-size database (perf/scale; build/perf/ionflow_make_scale_set writes both under
+# --work/scale: its first 3,275 spectra are the real ones, unjittered — later copies would be
+# jittered copies of the same spectra, whose identifications come in correlated clusters that a
+# binomial interval does not cover). That database is its own entrapment database: its 9,320
+# Sorangium proteins and ~6,400 generated background proteins (random residues, accessions
+# BG...) cannot hold a peptide of these spectra.
+SCALE_QUERIES = 3275
+RUNS['pooled'] = dict(source='generated', spectra=f'scale_{SCALE_QUERIES}_seed1.mzML',
+                      fasta='scale_db_20000_seed1.fasta', tag='rev_', suffix=False, iso=True,
+                      ppm=10.0, frag=0.5, mc=1, entrap=None,
+                      sample=lambda h: 'OS=Sorangium' not in h and not h.startswith('BG'))
 
 # Charge-less runs: the same MGF with its CHARGE lines removed (written under --work/inputs),
 # searched with precursor charges 1-3 for spectra without one.
@@ -118,7 +120,7 @@ def parse_args(argv):
     p.add_argument('--ionflow', default=os.environ.get('IONFLOW', os.path.join(
         REPO, 'build/service/ionflow')))
     p.add_argument('--scale-tool', default=os.path.join(REPO, 'build/perf/ionflow_make_scale_set'),
-                   help='the scale-set generator (for the scale20k run)')
+                   help='the scale-set generator (for the pooled run)')
     p.add_argument('--comet', default='comet-ms')
     p.add_argument('--tandem', default='tandem')
     p.add_argument('--fresh', action='store_true', help='rerun the peers too')
@@ -314,9 +316,9 @@ def spectra_input(args, name, path, run=None):
 
 
 def generate_scale_set(args, out):
-    """The scale20k run's spectra and database under `out`, made once by the generator (a
+    """The pooled run's spectra and database under `out`, made once by the generator (a
     missing generator leaves them missing: the run is then skipped with the reason)."""
-    run = RUNS['scale20k']
+    run = RUNS['pooled']
     if all(os.path.exists(os.path.join(out, f)) for f in (run['spectra'], run['fasta'])):
         return
     if not os.access(args.scale_tool, os.X_OK):
@@ -368,6 +370,10 @@ def main(argv):
                    not os.path.exists(os.path.join(root, p))]
         missing += [p for p in run['entrap'] or []
                     if not os.path.exists(os.path.join(args.shared, p))]
+        if missing and run['source'] == 'generated' and not os.access(args.scale_tool, os.X_OK):
+            skipped.append(f'{name}: skipped, needs the scale-set generator {args.scale_tool} '
+                           '(a build with -DIONFLOW_BUILD_PERF=ON) or --scale-tool')
+            continue
         if missing:
             skipped.append(f'{name}: skipped, missing {", ".join(missing)} (under {root} / '
                            f'{args.shared})')

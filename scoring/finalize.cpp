@@ -95,7 +95,8 @@ FinalizeReport finalize_psm_facts(PsmFacts& facts, const SearchParameters& param
   // worse E-value but, say, a smaller precursor error take rank 1, so asking for more PSMs per
   // spectrum changed the rank-1 answers (an E. coli search at +-500 Da: 76 PSMs at 1% FDR with
   // report_psms 1, 17 with 2 or more; found by a new-user test).
-  report.precursor_calibration = calibrate_precursor_errors(facts.facts);
+  report.precursor_calibration =
+      calibrate_precursor_errors(facts.facts, params.precursor_tolerance);
   // The search's statistic is on the -log10 E scale, whose null tail bounds the decoy count of
   // small runs (fdr.hpp); a rescored score is not, and its runs cut among many decoys. Proteins
   // keep D/T (fdr.hpp: not measured by the entrapment check).

@@ -25,20 +25,33 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts) {
+namespace {
+
+// The PSM's precursor window in ppm (W of the model), or 0 when unknown (a Da tolerance and no
+// mass).
+double window_ppm(const PsmFact& p, const Tolerance& tolerance) {
+  const double width = tolerance.upper - tolerance.lower;
+  if (tolerance.unit == Tolerance::Unit::kPpm) return width;
+  return p.calcmass_da > 0 ? width / p.calcmass_da * 1e6 : 0.0;
+}
+
+}  // namespace
+
+PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
+                                                const Tolerance& precursor_tolerance) {
   PrecursorCalibration model;
-  std::vector<double> scores, errors;
+  std::vector<double> scores, errors, windows, windows_da;
   std::vector<bool> decoy;
-  double low = 0, high = 0;
-  bool any = false;
   for (const PsmFact& p : facts) {
     if (p.rank != 1) continue;
     scores.push_back(p.score);
     decoy.push_back(p.decoy);
     errors.push_back(p.precursor_ppm);
-    low = any ? std::min(low, p.precursor_ppm) : p.precursor_ppm;
-    high = any ? std::max(high, p.precursor_ppm) : p.precursor_ppm;
-    any = true;
+    const double w = window_ppm(p, precursor_tolerance);
+    if (w > 0) {
+      windows.push_back(w);
+      windows_da.push_back(w * 1e-6 * p.calcmass_da);
+    }
   }
   const std::vector<double> q = target_decoy_q_values(scores, decoy);
   std::vector<double> confident;
@@ -46,20 +59,22 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts) {
     if (!decoy[k] && q[k] <= kConfidentFdr) confident.push_back(errors[k]);
   }
   model.confident = static_cast<int>(confident.size());
-  if (model.confident < kMinConfidentForCalibration) return model;
+  if (model.confident < kMinConfidentForCalibration || windows.empty()) return model;
   model.offset_ppm = median(confident);
   std::vector<double> deviation;
   for (double e : confident) deviation.push_back(std::abs(e - model.offset_ppm));
   model.sigma_ppm = std::max(kMinSigmaPpm, 1.4826 * median(deviation));
-  model.window_ppm = high - low;
-  if (model.window_ppm < 6 * model.sigma_ppm || model.window_ppm > kMaxWindowPpm) return model;
+  model.window_ppm = median(windows);
+  model.window_da = median(windows_da);
+  if (model.window_ppm < 6 * model.sigma_ppm || model.window_da > kMaxWindowDa) return model;
   model.applied = true;
   const double norm = 1.0 / (model.sigma_ppm * std::sqrt(2 * std::numbers::pi));
   for (PsmFact& p : facts) {
+    const double w = window_ppm(p, precursor_tolerance);
+    if (!(w > 0)) continue;
     const double z = (p.precursor_ppm - model.offset_ppm) / model.sigma_ppm;
-    const double correct =
-        (1 - kTailShare) * norm * std::exp(-0.5 * z * z) + kTailShare / model.window_ppm;
-    const double log_ratio = std::log10(correct * model.window_ppm);
+    const double log_ratio =
+        std::log10((1 - kTailShare) * w * norm * std::exp(-0.5 * z * z) + kTailShare);
     // The bonus only ranks PSMs the fragments already single out (E < 1); the penalty is kept.
     if (log_ratio < 0 || p.score > 0) p.score += log_ratio;
   }
@@ -76,14 +91,13 @@ std::string describe(const PrecursorCalibration& m) {
   } else if (m.confident < kMinConfidentForCalibration) {
     std::snprintf(line, sizeof line, "not applied: %d confident PSMs, fewer than %d", m.confident,
                   kMinConfidentForCalibration);
-  } else if (m.window_ppm > kMaxWindowPpm) {
+  } else if (m.window_da > kMaxWindowDa) {
     std::snprintf(line, sizeof line,
-                  "not applied: the errors span %.1f ppm, more than %.0f (an open or "
-                  "low-resolution window)",
-                  m.window_ppm, kMaxWindowPpm);
+                  "not applied: a %.1f Da window, more than %.0f Da (an open search)", m.window_da,
+                  kMaxWindowDa);
   } else {
     std::snprintf(line, sizeof line,
-                  "not applied: the errors span %.1f ppm, less than 6 x their spread %.2f ppm",
+                  "not applied: a %.1f ppm window, less than 6 x the errors' spread %.2f ppm",
                   m.window_ppm, m.sigma_ppm);
   }
   return line;

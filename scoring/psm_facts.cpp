@@ -24,6 +24,7 @@ PsmFact PsmFacts::make(const Psm& p, uint64_t arrival) {
   f.missed_cleavages = static_cast<int16_t>(p.missed_cleavages);
   f.isotope_error = static_cast<int16_t>(p.isotope_error);
   f.sequence_length = static_cast<uint32_t>(p.sequence.size());
+  f.calcmass_da = static_cast<float>(p.calcmass);
   f.decoy = p.decoy;
   f.score = p.score;
   f.hyperscore = p.hyperscore;

@@ -1,5 +1,5 @@
 // PsmFacts: the part of each PSM that finalizing a job needs (best PSMs per spectrum, rescoring,
-// q-values), about 150 bytes per PSM (128 for the fact, the rest its interned strings) instead of a
+// q-values), about 160 bytes per PSM (136 for the fact, the rest its interned strings) instead of a
 // whole Psm (~430 bytes with its strings), so a job's PSMs can stay on disk (io/psm_spill.hpp)
 // while it is finalized.
 //
@@ -36,7 +36,8 @@ struct PsmFact {
   int32_t theoretical_peaks = 0;
   int32_t candidates = 0;
   uint32_t sequence_length = 0;  // residues of Psm::sequence
-  int16_t charge = 0;            // the small ones in 16 bits: 128 bytes a fact, not 136
+  float calcmass_da = 0.0f;      // Psm::calcmass: the precursor window in ppm of a Da tolerance
+  int16_t charge = 0;            // the small ones in 16 bits: 136 bytes a fact, not 144
   int16_t missed_cleavages = 0;
   int16_t isotope_error = 0;
   bool decoy = false;

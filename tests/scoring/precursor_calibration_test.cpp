@@ -12,6 +12,8 @@
 namespace ionflow {
 namespace {
 
+const Tolerance kWindow = Tolerance::Ppm(-10.0, 10.0);
+
 // 30 confident targets at 4 +- ~1 ppm with scores 10..39, 200 decoys and 200 wrong targets at
 // scores 0..2 spread over -10..+10 ppm (a +-10 ppm search, E. coli-like offset).
 std::vector<PsmFact> run(int confident) {
@@ -37,7 +39,7 @@ std::vector<PsmFact> run(int confident) {
 TEST(PrecursorCalibration, LearnsTheOffsetAndSpreadAndAddsTheLikelihoodRatio) {
   std::vector<PsmFact> facts = run(30);
   const std::vector<PsmFact> before = facts;
-  const PrecursorCalibration model = calibrate_precursor_errors(facts);
+  const PrecursorCalibration model = calibrate_precursor_errors(facts, kWindow);
   ASSERT_TRUE(model.applied);
   EXPECT_EQ(model.confident, 30);
   EXPECT_DOUBLE_EQ(model.offset_ppm, 4.0);
@@ -66,7 +68,7 @@ TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
     facts.push_back(p);
   }
   const std::vector<PsmFact> before = facts;
-  ASSERT_TRUE(calibrate_precursor_errors(facts).applied);
+  ASSERT_TRUE(calibrate_precursor_errors(facts, kWindow).applied);
   const size_t n = facts.size();
   EXPECT_EQ(facts[n - 3].score, 0.0);
   EXPECT_EQ(facts[n - 2].score, -0.301);
@@ -78,7 +80,7 @@ TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
 TEST(PrecursorCalibration, TooFewConfidentPsmsChangeNothing) {
   std::vector<PsmFact> facts = run(kMinConfidentForCalibration - 1);
   const std::vector<PsmFact> before = facts;
-  const PrecursorCalibration model = calibrate_precursor_errors(facts);
+  const PrecursorCalibration model = calibrate_precursor_errors(facts, kWindow);
   EXPECT_FALSE(model.applied);
   EXPECT_EQ(describe(model), "not applied: 9 confident PSMs, fewer than 10");
   for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
@@ -86,16 +88,40 @@ TEST(PrecursorCalibration, TooFewConfidentPsmsChangeNothing) {
 
 TEST(PrecursorCalibration, AnOpenSearchWindowIsLeftAlone) {
   std::vector<PsmFact> facts = run(30);
-  facts.back().precursor_ppm = 500000.0;  // a +500 Da mass shift on a 1000 Da peptide
+  for (PsmFact& p : facts) p.calcmass_da = 1000.0f;
   const std::vector<PsmFact> before = facts;
-  const PrecursorCalibration model = calibrate_precursor_errors(facts);
+  const PrecursorCalibration model = calibrate_precursor_errors(facts, Tolerance::Da(-500, 500));
   EXPECT_FALSE(model.applied);
-  EXPECT_GT(model.window_ppm, kMaxWindowPpm);
-  EXPECT_EQ(describe(model).rfind("not applied: the errors span 500010.0 ppm, more than 100 (an "
-                                  "open or low-resolution window)",
-                                  0),
-            0u)
+  EXPECT_DOUBLE_EQ(model.window_da, 1000.0);
+  EXPECT_EQ(describe(model), "not applied: a 1000.0 Da window, more than 10 Da (an open search)");
+  for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
+}
+
+// A Da window is W = width / mass in ppm for each PSM: at +-1.2 Da a 1000 Da peptide's window is
+// 2400 ppm, a 3000 Da peptide's 800 ppm, and a PSM at the offset gains log10(0.8 W / (sigma
+// sqrt(2 pi)) + 0.2) of its own W. The errors themselves are in ppm as before.
+TEST(PrecursorCalibration, ADaWindowIsEachPeptidesOwnWidthInPpm) {
+  std::vector<PsmFact> facts = run(30);
+  for (size_t i = 0; i < facts.size(); ++i) facts[i].calcmass_da = i % 2 == 0 ? 1000.0f : 3000.0f;
+  const std::vector<PsmFact> before = facts;
+  const PrecursorCalibration model = calibrate_precursor_errors(facts, Tolerance::Da(-1.2, 1.2));
+  ASSERT_TRUE(model.applied);
+  EXPECT_DOUBLE_EQ(model.offset_ppm, 4.0);
+  EXPECT_DOUBLE_EQ(model.sigma_ppm, kMinSigmaPpm);
+  const double root = std::sqrt(2 * std::numbers::pi);
+  // facts[2]: 4.0 ppm, 1000 Da; facts[7]: 4.0 ppm, 3000 Da.
+  EXPECT_NEAR(facts[2].score - before[2].score, std::log10(0.8 * 2400.0 / root + 0.2), 1e-9);
+  EXPECT_NEAR(facts[7].score - before[7].score, std::log10(0.8 * 800.0 / root + 0.2), 1e-9);
+  EXPECT_EQ(
+      describe(model).rfind("applied: errors +4.00 ppm +- 1.00 ppm from 30 confident PSMs", 0), 0u)
       << describe(model);
+}
+
+// A Da tolerance without the peptide's mass (facts made by hand) gives no window: no change.
+TEST(PrecursorCalibration, ADaWindowWithoutMassesChangesNothing) {
+  std::vector<PsmFact> facts = run(30);
+  const std::vector<PsmFact> before = facts;
+  EXPECT_FALSE(calibrate_precursor_errors(facts, Tolerance::Da(-1.2, 1.2)).applied);
   for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
 }
 

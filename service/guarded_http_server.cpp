@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <spdlog/spdlog.h>
 #include <sys/epoll.h>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -237,6 +239,10 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
   }
 
   void admit(int fd) {
+    // Without it the body, written after the head, waits for the client's delayed ACK of the
+    // head (up to 40 ms) on a keep-alive connection: 22 requests/s on loopback instead of ~1,000.
+    const int on = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     auto c = std::make_unique<Connection>();
     c->fd = fd;
     c->address = peer_address(fd, c->port);
@@ -452,6 +458,9 @@ GuardedHttpServer::GuardedHttpServer(HttpConnectionLimits limits) : limits_(limi
     ::getrlimit(RLIMIT_NOFILE, &files);
     limits_.max_connections = static_cast<int>(std::min<rlim_t>(files.rlim_cur / 2, 4096));
   }
+  // httplib's "Keep-Alive: timeout=T, max=N" answer header states the gate's limits, not its own.
+  set_keep_alive_max_count(static_cast<size_t>(std::max(1, limits_.keep_alive_max_requests)));
+  set_keep_alive_timeout(static_cast<time_t>(std::ceil(limits_.idle_timeout_seconds)));
   new_task_queue = [this] { return new Gate(*this); };
 }
 

@@ -83,7 +83,8 @@ struct Connection {
   int port = 0;
   int requests_served = 0;
   Clock::time_point deadline;
-  bool idle = false;  // between keep-alive requests: the head timeout starts at the first byte
+  bool idle = false;       // between keep-alive requests: the head timeout starts at the first byte
+  bool lingering = false;  // answered and shut for writing: what still comes is read and dropped
   // The request the gate handed over: its head's length as found in the kernel (0 = longer than
   // the gate looks, kMaxHeadBytes) and the body its head announces.
   size_t head_bytes = 0;
@@ -339,12 +340,42 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
     return Head::kIncomplete;
   }
 
+  // REQUIRES: mutex_ held; the connection is in neither waiting_ nor epoll. Ends a connection
+  // whose last answer is sent: its sending side is shut (the client reads the answer, then the
+  // end) and it waits in epoll, its further bytes dropped, until the client closes or the idle
+  // timeout. Closed at once, a socket with unread bytes resets the connection, and a reset
+  // drops answer bytes still unsent (a 132 KB /metrics answer was cut).
+  void linger_locked(std::unique_ptr<Connection> c) {
+    ::shutdown(c->fd, SHUT_WR);
+    c->lingering = true;
+    c->deadline = after(limits_.idle_timeout_seconds);
+    watch_locked(std::move(c));
+  }
+
+  // REQUIRES: mutex_ held. Drops what lingering connection `c` received; true when the client
+  // has closed it (or it failed).
+  static bool drain_until_closed(Connection& c, std::vector<char>& buffer) {
+    for (;;) {
+      const ssize_t n = ::recv(c.fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
+      if (n > 0) continue;
+      return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+    }
+  }
+
   // REQUIRES: mutex_ held. Looks at waiting connection `fd`'s bytes: a complete head goes to a
   // worker, a close closes it, an incomplete head (re)starts its head deadline if it was idle.
   void look_locked(int fd, std::vector<char>& buffer) {
     auto it = waiting_.find(fd);
     if (it == waiting_.end()) return;
     Connection& c = *it->second;
+    if (c.lingering) {
+      if (drain_until_closed(c, buffer)) {
+        ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+        close_locked(c);
+        waiting_.erase(it);
+      }
+      return;
+    }
     std::string_view head_text;
     const Head head = peek_head(fd, buffer, head_text);
     if (head == Head::kIncomplete) {
@@ -424,8 +455,10 @@ class GuardedHttpServer::Gate : public httplib::TaskQueue {
         if (!stream.read_to_the_end()) connection_closed = true;
       }
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!ok || close_after || connection_closed || stopping_) {
+      if (!ok || stopping_) {
         close_locked(*c);
+      } else if (close_after || connection_closed) {
+        linger_locked(std::move(c));
       } else {
         c->idle = true;
         c->deadline = after(limits_.idle_timeout_seconds);

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "actors/pipeline.hpp"
+#include "actors/request_timeout.hpp"
 #include "messages/registration.hpp"
 #include "messages/scorer_node_inspect.hpp"
 
@@ -168,11 +169,16 @@ void pool_send(PoolActor* self, uint64_t id, PendingChunk& pending, const caf::a
   pending.last_scorer = addr;
   pending.in_flight = true;
   const uint32_t attempt = ++pending.attempt;
-  self->request(to, kScorerTimeout, pending.chunk)
-      .then([self, id, addr](PsmBatch& batch) { pool_on_batch(self, id, addr, batch); },
-            [self, id, attempt, addr](caf::error& err) {
-              pool_on_error(self, id, attempt, addr, err);
-            });
+  const auto sent = self->request(to, kScorerTimeout, pending.chunk);
+  sent.then(
+      [self, id, addr, request = sent.id()](PsmBatch& batch) {
+        forget_request_timeout(self, request);
+        pool_on_batch(self, id, addr, batch);
+      },
+      [self, id, attempt, addr, request = sent.id()](caf::error& err) {
+        forget_request_timeout(self, request);
+        pool_on_error(self, id, attempt, addr, err);
+      });
 }
 
 // Sends job `job`'s RemoteJobSetup to `node`; its chunks go there once it answers "".
@@ -197,9 +203,16 @@ void pool_set_up_node(PoolActor* self, RemoteNode& node, uint64_t job,
     }
     pool_drain(self);
   };
-  self->request(node.handle, kRemoteSetupTimeout, setup)
-      .then([done](std::string& refusal) { done(refusal); },
-            [self, done](caf::error& err) { done("no answer: " + self->system().render(err)); });
+  const auto sent = self->request(node.handle, kRemoteSetupTimeout, setup);
+  sent.then(
+      [self, done, request = sent.id()](std::string& refusal) {
+        forget_request_timeout(self, request);
+        done(refusal);
+      },
+      [self, done, request = sent.id()](caf::error& err) {
+        forget_request_timeout(self, request);
+        done("no answer: " + self->system().render(err));
+      });
 }
 
 // A remote node with a free scorer that is ready for `job` (asking idle nodes to set the job

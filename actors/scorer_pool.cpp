@@ -66,7 +66,7 @@ struct PoolState {
   std::shared_ptr<ScorerRoster> roster;
   int licensed = 0;  // explicit cap on local + remote scorers; 0 = none for remote nodes
   std::vector<caf::actor> scorers;
-  std::set<caf::actor_addr> spawned;    // every scorer ever linked, removed ones included
+  std::set<caf::actor_addr> spawned;    // scorers linked and not yet down, removed ones included
   std::map<caf::actor_addr, int> load;  // chunks outstanding per local scorer
   std::map<caf::actor_addr, RemoteNode> remote;
   int target = 1;
@@ -338,6 +338,10 @@ void pool_forget(PoolActor* self, const ForgetJob& forget) {
 void pool_on_down(PoolActor* self, caf::down_msg& down) {
   auto& st = self->state;
   if (st.remote.count(down.source) > 0) return pool_lose_node(self, down.source, down.reason);
+  // Forgotten now: each address kept the dead scorer's memory (1.2 KB), one per resize for as
+  // long as the pool lived. A scorer's exit_msg, if its link still stood, came before this
+  // down_msg: the link was made after the monitor, and CAF notifies the newest attachment first.
+  st.spawned.erase(down.source);
   auto it = std::find_if(st.scorers.begin(), st.scorers.end(),
                          [&](const caf::actor& s) { return s.address() == down.source; });
   if (it == st.scorers.end()) return;  // removed on purpose

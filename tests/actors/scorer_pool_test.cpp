@@ -11,6 +11,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "actors/pipeline.hpp"
 #include "actors_test_support.hpp"
@@ -208,6 +210,33 @@ TEST_F(ScorerPoolTest, TheClockKeepsNoTimeoutOfAnAnsweredChunk) {
   auto batches = score_all(7, {});
   ASSERT_EQ(batches.size(), 20u);
   EXPECT_EQ(request_timeouts_held(pool_), 0u);
+}
+
+// The pool remembered the address of every scorer it ever spawned, which kept each removed
+// scorer's memory (1.2 KB) for the pool's life: one per resize. Once a removed scorer is down
+// only the test's own address refers to it.
+TEST_F(ScorerPoolTest, ARemovedScorerIsForgottenOnceItIsDown) {
+  start(3);
+  std::vector<caf::actor_addr> removed;
+  {
+    std::vector<caf::actor> before = scorers();
+    ASSERT_EQ(before.size(), 3u);
+    for (size_t i = 1; i < before.size(); ++i) {
+      self_->monitor(before[i]);
+      removed.push_back(before[i].address());
+    }
+  }
+  self_->send(pool_, ResizePool{1});
+  for (size_t i = 0; i < removed.size(); ++i) self_->receive([](caf::down_msg&) {});
+  // The pool handles the same down messages on its own thread: waited for, up to 10 s.
+  auto others = [&](const caf::actor_addr& a) { return a.get()->weak_refs.load() - 1; };
+  for (int i = 0; i < 10000; ++i) {
+    if (others(removed[0]) == 0 && others(removed[1]) == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(others(removed[0]), 0u);
+  EXPECT_EQ(others(removed[1]), 0u);
+  EXPECT_EQ(scorers().size(), 1u);
 }
 
 TEST_F(ScorerPoolTest, AChunkFailingEverywhereIsAnErrorNamingTheQuery) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "actors/pipeline.hpp"
+#include "actors/request_timeout.hpp"
 #include "actors/scorer_node_runtime.hpp"
 #include "messages/registration.hpp"
 #include "messages/scorer_node_inspect.hpp"
@@ -57,16 +58,18 @@ void node_pump(NodeActor* self) {
       }
       node_pump(self);
     };
-    self->request(scorer, kScorerTimeout, std::move(chunk))
-        .then(
-            [promise, back](PsmBatch& batch) mutable {
-              promise.deliver(std::move(batch));
-              back();
-            },
-            [promise, back](caf::error& err) mutable {
-              promise.deliver(std::move(err));
-              back();
-            });
+    const auto sent = self->request(scorer, kScorerTimeout, std::move(chunk));
+    sent.then(
+        [self, promise, back, request = sent.id()](PsmBatch& batch) mutable {
+          forget_request_timeout(self, request);
+          promise.deliver(std::move(batch));
+          back();
+        },
+        [self, promise, back, request = sent.id()](caf::error& err) mutable {
+          forget_request_timeout(self, request);
+          promise.deliver(std::move(err));
+          back();
+        });
   }
 }
 

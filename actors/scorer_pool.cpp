@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "actors/pipeline.hpp"
+#include "actors/request_timeout.hpp"
 #include "messages/registration.hpp"
 #include "messages/scorer_node_inspect.hpp"
 
@@ -65,7 +66,7 @@ struct PoolState {
   std::shared_ptr<ScorerRoster> roster;
   int licensed = 0;  // explicit cap on local + remote scorers; 0 = none for remote nodes
   std::vector<caf::actor> scorers;
-  std::set<caf::actor_addr> spawned;    // every scorer ever linked, removed ones included
+  std::set<caf::actor_addr> spawned;    // scorers linked and not yet down, removed ones included
   std::map<caf::actor_addr, int> load;  // chunks outstanding per local scorer
   std::map<caf::actor_addr, RemoteNode> remote;
   int target = 1;
@@ -168,11 +169,16 @@ void pool_send(PoolActor* self, uint64_t id, PendingChunk& pending, const caf::a
   pending.last_scorer = addr;
   pending.in_flight = true;
   const uint32_t attempt = ++pending.attempt;
-  self->request(to, kScorerTimeout, pending.chunk)
-      .then([self, id, addr](PsmBatch& batch) { pool_on_batch(self, id, addr, batch); },
-            [self, id, attempt, addr](caf::error& err) {
-              pool_on_error(self, id, attempt, addr, err);
-            });
+  const auto sent = self->request(to, kScorerTimeout, pending.chunk);
+  sent.then(
+      [self, id, addr, request = sent.id()](PsmBatch& batch) {
+        forget_request_timeout(self, request);
+        pool_on_batch(self, id, addr, batch);
+      },
+      [self, id, attempt, addr, request = sent.id()](caf::error& err) {
+        forget_request_timeout(self, request);
+        pool_on_error(self, id, attempt, addr, err);
+      });
 }
 
 // Sends job `job`'s RemoteJobSetup to `node`; its chunks go there once it answers "".
@@ -197,9 +203,16 @@ void pool_set_up_node(PoolActor* self, RemoteNode& node, uint64_t job,
     }
     pool_drain(self);
   };
-  self->request(node.handle, kRemoteSetupTimeout, setup)
-      .then([done](std::string& refusal) { done(refusal); },
-            [self, done](caf::error& err) { done("no answer: " + self->system().render(err)); });
+  const auto sent = self->request(node.handle, kRemoteSetupTimeout, setup);
+  sent.then(
+      [self, done, request = sent.id()](std::string& refusal) {
+        forget_request_timeout(self, request);
+        done(refusal);
+      },
+      [self, done, request = sent.id()](caf::error& err) {
+        forget_request_timeout(self, request);
+        done("no answer: " + self->system().render(err));
+      });
 }
 
 // A remote node with a free scorer that is ready for `job` (asking idle nodes to set the job
@@ -325,6 +338,10 @@ void pool_forget(PoolActor* self, const ForgetJob& forget) {
 void pool_on_down(PoolActor* self, caf::down_msg& down) {
   auto& st = self->state;
   if (st.remote.count(down.source) > 0) return pool_lose_node(self, down.source, down.reason);
+  // Forgotten now: each address kept the dead scorer's memory (1.2 KB), one per resize for as
+  // long as the pool lived. A scorer's exit_msg, if its link still stood, came before this
+  // down_msg: the link was made after the monitor, and CAF notifies the newest attachment first.
+  st.spawned.erase(down.source);
   auto it = std::find_if(st.scorers.begin(), st.scorers.end(),
                          [&](const caf::actor& s) { return s.address() == down.source; });
   if (it == st.scorers.end()) return;  // removed on purpose

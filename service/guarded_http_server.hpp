@@ -14,6 +14,14 @@
 //     write_timeout_seconds for the client to take data.
 //   - A head whose Content-Length is no byte count, or above max_body_bytes, is answered by the
 //     gate at once (400, 413) and the connection closed (service/http_head_check.hpp).
+//   - A request is read exactly to its end (its head, then its Content-Length): a connection
+//     whose request httplib did not read so (a bad request line, a GET's body, a body after a
+//     401, a body that did not decode) is closed after the answer instead of taking the rest as
+//     the next request; a request with a Transfer-Encoding is answered with Connection: close.
+//     Answers are sent without Nagle's delay (TCP_NODELAY). A connection ends after its last
+//     answer with its sending side shut; what the client still sends is dropped until it
+//     closes or idle_timeout_seconds pass (closed at once, unread bytes reset the connection
+//     and the end of the answer could be lost).
 //   - At most max_connections_per_address open connections per client IP address and
 //     max_connections in all: beyond that the connection is answered at once with 503 and
 //     closed (body: {"error": "too many connections from ADDRESS (limit N per client

@@ -18,13 +18,32 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool is_content_length(std::string_view name) {
-  static constexpr std::string_view kName = "content-length";
-  if (name.size() != kName.size()) return false;
+// `name` equals `lower` (a lower-case header name) in any case.
+bool is_header(std::string_view name, std::string_view lower) {
+  if (name.size() != lower.size()) return false;
   for (size_t i = 0; i < name.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(name[i])) != kName[i]) return false;
+    if (std::tolower(static_cast<unsigned char>(name[i])) != lower[i]) return false;
   }
   return true;
+}
+
+bool is_content_length(std::string_view name) {
+  return is_header(name, "content-length");
+}
+
+// Calls `f(name, value)` for each header line of `head` (the request line is not one; a line
+// without a colon is skipped). The value is as on the line, untrimmed.
+template <class F>
+void for_each_header(std::string_view head, F f) {
+  size_t at = head.find('\n');
+  while (at != std::string_view::npos && at + 1 < head.size()) {
+    const size_t end = head.find('\n', at + 1);
+    const std::string_view line =
+        head.substr(at + 1, (end == std::string_view::npos ? head.size() : end) - at - 1);
+    at = end;
+    const size_t colon = line.find(':');
+    if (colon != std::string_view::npos) f(line.substr(0, colon), line.substr(colon + 1));
+  }
 }
 
 // The byte count of a Content-Length value: 1*DIGIT (RFC 9110, 8.6), at most 18 digits.
@@ -55,30 +74,37 @@ std::string gate_error_response(int status, std::string_view reason, std::string
 
 std::string check_request_head(std::string_view head, uint64_t max_body_bytes) {
   std::optional<uint64_t> length;
-  size_t at = head.find('\n');  // the request line is not a header
-  while (at != std::string_view::npos && at + 1 < head.size()) {
-    const size_t end = head.find('\n', at + 1);
-    const std::string_view line =
-        head.substr(at + 1, (end == std::string_view::npos ? head.size() : end) - at - 1);
-    at = end;
-    const size_t colon = line.find(':');
-    if (colon == std::string_view::npos || !is_content_length(line.substr(0, colon))) continue;
-    const std::string_view value = trim(line.substr(colon + 1));
+  std::string error;
+  for_each_header(head, [&](std::string_view name, std::string_view raw) {
+    if (!error.empty() || !is_content_length(name)) return;
+    const std::string_view value = trim(raw);
     const std::optional<uint64_t> n = byte_count(value);
     if (!n) {
-      return gate_error_response(
+      error = gate_error_response(
           400, "Bad Request",
           "Content-Length: expected a byte count, got '" + std::string(value.substr(0, 40)) + "'");
-    }
-    if (length && *length != *n) {
-      return gate_error_response(400, "Bad Request", "two Content-Length headers that differ");
+    } else if (length && *length != *n) {
+      error = gate_error_response(400, "Bad Request", "two Content-Length headers that differ");
     }
     length = n;
-  }
+  });
+  if (!error.empty()) return error;
   if (length && max_body_bytes > 0 && *length > max_body_bytes) {
     return gate_error_response(413, "Payload Too Large", body_too_large_message(max_body_bytes));
   }
   return "";
+}
+
+RequestBody request_body(std::string_view head) {
+  RequestBody body;
+  for_each_header(head, [&](std::string_view name, std::string_view value) {
+    if (is_content_length(name)) {
+      body.content_length = byte_count(trim(value)).value_or(0);
+    } else if (is_header(name, "transfer-encoding")) {
+      body.transfer_encoding = true;
+    }
+  });
+  return body;
 }
 
 }  // namespace ionflow

@@ -2,7 +2,9 @@
 // body. cpp-httplib 0.11 answers a body over its payload limit, or a Content-Length that is no
 // number ("-5" wraps to 2^64 - 5), with 413 only after reading and discarding the announced
 // bytes: the worker then waits the whole read timeout (5 s) for bytes that never come, and 16
-// such requests at a time hold every worker. Here they are answered at once and closed.
+// such requests at a time hold every worker. Here they are answered at once and closed. The
+// gate also notes the body a head announces (request_body), so that a connection whose request
+// was not read exactly to its end is closed instead of reading on from the middle of it.
 //
 // Contract: `head` is the request line and header lines up to and including the empty line
 // (CR LF or LF line ends). Returns "" when the head may go to a worker, else the whole HTTP/1.1
@@ -19,6 +21,15 @@
 namespace ionflow {
 
 std::string check_request_head(std::string_view head, uint64_t max_body_bytes);
+
+// The body a head announces (RFC 9112, 6.3): its Content-Length (0 when there is none or it is
+// not a byte count: check_request_head answers those) and whether it has a Transfer-Encoding
+// header (any value; its body then ends where the coding says, not after a length).
+struct RequestBody {
+  uint64_t content_length = 0;
+  bool transfer_encoding = false;
+};
+RequestBody request_body(std::string_view head);
 
 // "request body too large (limit N bytes)": the 413 message of the gate and of the API's handler.
 std::string body_too_large_message(uint64_t max_body_bytes);

@@ -20,10 +20,22 @@ inline void reply(httplib::Response& res, int status, const JsonValue& body) {
   res.set_content(to_json(body, 2) + "\n", "application/json");
 }
 
+// A NUL byte in `message` (echoed from the request: a query value's %00) is written as U+FFFD:
+// \u0000 is JSON, but our JSON reader, and so `ionflow`'s client, refuses strings holding it
+// (service/json_value.hpp).
 inline void error(httplib::Response& res, int status, const std::string& message,
                   const std::string& field = "") {
+  std::string text;
+  text.reserve(message.size());
+  for (char c : message) {
+    if (c == '\0') {
+      text += "\xEF\xBF\xBD";
+    } else {
+      text += c;
+    }
+  }
   JsonValue body = JsonValue::object();
-  body.set("error", message);
+  body.set("error", text);
   if (!field.empty()) body.set("field", field);
   reply(res, status, body);
 }

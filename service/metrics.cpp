@@ -2,11 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
 namespace ionflow {
 
 void Metrics::count_request(const std::string& method, int status) {
+  // cpp-httplib names a request it rejects by its first word, whatever it is: one series per
+  // distinct word grew the map without bound, and a '"' in it broke the exposition format.
+  static constexpr std::string_view kMethods[] = {"GET",     "HEAD",    "POST",  "PUT",  "DELETE",
+                                                  "OPTIONS", "CONNECT", "TRACE", "PATCH"};
+  const bool known =
+      std::find(std::begin(kMethods), std::end(kMethods), method) != std::end(kMethods);
   std::lock_guard<std::mutex> lock(mutex_);
-  ++requests_[{method, status}];
+  ++requests_[{known ? method : "other", status}];
 }
 
 void Metrics::count_finished(const std::string& state, const JobSummary* summary) {

@@ -29,6 +29,8 @@ struct MetricGauges {
 
 class Metrics {
  public:
+  // `method` is counted as itself when it is one of HTTP's (RFC 9110, 9.3; PATCH: RFC 5789),
+  // else as "other".
   void count_request(const std::string& method, int status);
   void count_submitted() { jobs_submitted_.fetch_add(1); }
   void count_rejected() { jobs_rejected_.fetch_add(1); }

@@ -123,6 +123,18 @@ TEST_F(HttpApiTest, AQueryValueThatIsNotUtf8GetsAJsonError) {
   EXPECT_EQ(e.find("field")->as_string(), "state");
 }
 
+// Found by the HTTP fuzzer ("GET /v1/jobs?stat/results.jsone=qu...&limit=5\x1b...%00\x1b..."):
+// a NUL byte in an echoed query value was written as \u0000, which our JSON reader (and so the
+// client) refuses. It is answered with U+FFFD in its place, as a byte that is not UTF-8.
+TEST_F(HttpApiTest, AQueryValueWithANulByteGetsAnErrorOurJsonReaderReads) {
+  JsonValue e = get("/v1/jobs?limit=5%1B%00%1B", 400);
+  EXPECT_EQ(e.find("error")->as_string(),
+            "limit: expected an integer from 1 to 100000, got 5\x1b\uFFFD\x1b");
+  EXPECT_EQ(e.find("field")->as_string(), "limit");
+  e = get("/v1/jobs?state=q%00x", 400);
+  EXPECT_EQ(e.find("error")->as_string(), "unknown state q\uFFFDx");
+}
+
 TEST_F(HttpApiTest, BadMessagesAre400NamingTheField) {
   EXPECT_THAT(rejection("{not json").second, StartsWith("not valid JSON"));
   EXPECT_EQ(rejection(small_job(R"("zstd": "yes")")).first, "zstd");

@@ -46,6 +46,18 @@ TEST(HttpHeadCheck, BadOrTooLargeContentLengthsAreAnsweredAtOnce) {
             std::string::npos);
 }
 
+TEST(HttpHeadCheck, RequestBodyIsTheContentLengthAndWhetherATransferEncodingCame) {
+  EXPECT_EQ(request_body(head("Content-Length: 12\r\n")).content_length, 12u);
+  EXPECT_FALSE(request_body(head("Content-Length: 12\r\n")).transfer_encoding);
+  EXPECT_EQ(request_body(head("content-length:  7 \r\n")).content_length, 7u);
+  EXPECT_EQ(request_body(head("")).content_length, 0u);
+  EXPECT_EQ(request_body(head("Content-Length: -5\r\n")).content_length, 0u);  // gate's 400
+  EXPECT_TRUE(request_body(head("TRANSFER-ENCODING: chunked\r\n")).transfer_encoding);
+  EXPECT_TRUE(request_body(head("Transfer-Encoding: gzip, chunked\r\n")).transfer_encoding);
+  // The request line is no header, whatever it holds.
+  EXPECT_EQ(request_body("GET /Content-Length:5 HTTP/1.1\r\n\r\n").content_length, 0u);
+}
+
 class HttpHeadCheckApi : public InProcessApiTest {};
 
 // A raw request on a new connection; everything the server sends back before it closes.

@@ -23,7 +23,7 @@
 namespace ionflow {
 
 // Bumped whenever a message above or QueryChunk/PsmBatch changes shape.
-inline constexpr uint32_t kScorerProtocolVersion = 1;
+inline constexpr uint32_t kScorerProtocolVersion = 2;
 
 struct ScorerNodeHello {
   uint32_t protocol_version = kScorerProtocolVersion;

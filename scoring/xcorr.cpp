@@ -68,6 +68,7 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
     if (i - kXcorrOffset - 1 >= 0) sum -= binned_[i - kXcorrOffset - 1];
     processed_[i] = static_cast<float>(binned_[i] - (sum - binned_[i]) / (2.0 * kXcorrOffset));
   }
+  units_.assign(processed_.data(), processed_.size());
 }
 
 }  // namespace ionflow

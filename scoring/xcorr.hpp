@@ -22,6 +22,7 @@
 
 #include <vector>
 
+#include "scoring/exact_units.hpp"
 #include "scoring/ion_series.hpp"
 #include "scoring/query.hpp"
 #include "scoring/tolerance.hpp"
@@ -48,11 +49,32 @@ class XcorrSpectrum {
 
   double bin_width() const { return 1.0 / inverse_bin_width_; }
 
+  // For loops that score fragments as they make them (fragment_pass.hpp): whether `count`
+  // fragments' values sum exactly as integers (exact_units.hpp); then score() is
+  // score_of_units(Σ Bins::units_at(mz)) to the bit.
+  bool exact_for(size_t count) const { return units_.exact_for(count); }
+  struct Bins {
+    double inverse_bin_width;
+    double one_minus_offset;
+    int n;
+    const int64_t* units;  // n + 1: the last is 0, for bins outside the array
+    int64_t units_at(double mz) const {
+      const int b = static_cast<int>(mz * inverse_bin_width + one_minus_offset);
+      return units[b >= 0 && b < n ? static_cast<size_t>(b) : static_cast<size_t>(n)];
+    }
+  };
+  Bins bins() const {
+    return {inverse_bin_width_, one_minus_offset_, static_cast<int>(processed_.size()),
+            units_.data()};
+  }
+  double score_of_units(int64_t units) const { return units_.to_double(units) * 0.005; }
+
  private:
   double inverse_bin_width_ = 1.0 / 1.0005079;
   double one_minus_offset_ = 0.6;
   std::vector<float> binned_;     // scratch
   std::vector<float> processed_;  // y'
+  ExactUnits units_;              // processed_ as integers, and 0 for bins outside it
 };
 
 }  // namespace ionflow

@@ -8,9 +8,10 @@
 // is then a multiple of U no larger than count * max|v|; while that is below 2^53 U, every
 // partial sum is a double exactly, so each double addition is exact and the result is the exact
 // sum, whatever the order (IEEE 754: an exactly representable result is returned unrounded).
-// The scorer's sums (the hyperscore's matched intensity and XCorr: 30-300 values per peptide in
-// fragment order) were chains of dependent double additions, four cycles each; as int64 they
-// are one-cycle additions (perf/README "Scoring core", tests/scoring/exact_units_test.cpp).
+// The hyperscore's matched intensity (30-300 values per peptide in fragment order) was a chain
+// of dependent double additions, four cycles each; as int64 they are one-cycle additions, and
+// the candidates' and null peptides' matches share one loop (peak_table.hpp, fragment_pass.hpp;
+// tests/scoring/exact_units_test.cpp).
 //
 // Thread-safety: a plain value; const use from many threads. Errors: none; exact_for() is false
 // (callers keep their double sums) when the values span too many binades for one unit or are

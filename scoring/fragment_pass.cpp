@@ -13,7 +13,7 @@ namespace {
 // Sums over fragments, kept in registers by the runs.
 struct Totals {
   int64_t intensity_units = 0;
-  int64_t xcorr_units = 0;
+  double xcorr = 0.0;  // in fragment order, as XcorrSpectrum::score adds
   double summed_ppm = 0.0;
 };
 
@@ -24,7 +24,8 @@ int score_run(const double* neutral, size_t count, int charge, const PeakTable::
               const XcorrSpectrum::Bins& xcorr, Totals& totals) {
   const int z = kCharge > 0 ? kCharge : charge;
   const double proton_da = z * mass::kProton;
-  int64_t intensity_units = totals.intensity_units, xcorr_units = totals.xcorr_units;
+  int64_t intensity_units = totals.intensity_units;
+  double xcorr_sum = totals.xcorr;
   double summed_ppm = totals.summed_ppm;
   int run = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -36,10 +37,10 @@ int score_run(const double* neutral, size_t count, int charge, const PeakTable::
     if constexpr (kWithPpm) {
       if (v != table.none) summed_ppm += std::abs(table.peaks[v].mz - mz) / mz * 1e6;
     }
-    xcorr_units += xcorr.units_at(mz);
+    xcorr_sum += xcorr.value_at(mz);
   }
   totals.intensity_units = intensity_units;
-  totals.xcorr_units = xcorr_units;
+  totals.xcorr = xcorr_sum;
   totals.summed_ppm = summed_ppm;
   return run;
 }
@@ -67,7 +68,7 @@ void score_all_runs(const ModifiedResidues& residues, IonTypes types, int max_fr
   }
   out.matches.summed_intensity = table.intensity_of_units(totals.intensity_units);
   out.matches.summed_abs_ppm = totals.summed_ppm;
-  out.xcorr = xcorr.score_of_units(totals.xcorr_units);
+  out.xcorr = totals.xcorr * 0.005;
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ bool score_fragments(const ModifiedResidues& residues, IonTypes types, int max_f
   const size_t count =
       n < 2 ? 0
             : (n - 1) * static_cast<size_t>(type_count) * static_cast<size_t>(max_fragment_charge);
-  if (!table.exact_for(count) || !xcorr.exact_for(count)) return false;
+  if (!table.exact_for(count)) return false;
   out = FragmentScores();
   out.fragments = static_cast<int>(count);
   if (count == 0) return true;  // no fragment: nothing matched, XCorr 0

@@ -4,11 +4,11 @@
 // PeakTable::match() and XcorrSpectrum::score(), to the bit.
 //
 // The m/z are fragment_ions()'s (the same additions and divisions in the same order); the
-// intensity and XCorr sums are integer sums of exact units (exact_units.hpp), which equal the
-// double sums in fragment order; the ppm errors of a candidate are added in fragment order.
-// When a sum could not be exact (PeakTable::exact_for / XcorrSpectrum::exact_for false, or a
-// ppm-tolerance PeakTable, which scans) score_fragments() returns false and the caller takes the
-// general path.
+// matched intensities are an integer sum of exact units (exact_units.hpp), which equals their
+// double sum in fragment order; the XCorr values and a candidate's ppm errors are added in
+// fragment order. When the intensities could not be summed exactly (PeakTable::exact_for false,
+// also for a ppm-tolerance PeakTable, which scans) score_fragments() returns false and the
+// caller takes the general path.
 //
 // Thread-safety: the function is pure; it keeps one thread_local scratch buffer.
 #pragma once

@@ -124,9 +124,10 @@ void request_index(SorterActor* self, IndexRequest request) {
           });
 }
 
-// Sends the index requests due: per run, the front run's and the next one's (the next index is
-// built while the front run is scored); the request marked `last` once the input is done and
-// every run is requested. With kAllQueries one request of every query's mass at the end.
+// Sends the index requests due: per run, the front run's, and the next one's once the front run
+// is half served (its index is then built while the front run's second half is scored); the
+// request marked `last` once the input is done and every run is requested. With kAllQueries one
+// request of every query's mass at the end.
 void request_indexes(SorterActor* self) {
   auto& st = self->state;
   if (st.last_requested || *st.plan == IndexPlan::kWhole) return;
@@ -146,6 +147,10 @@ void request_indexes(SorterActor* self) {
   for (size_t i = 0; i < st.runs.size() && i < 2; ++i) {
     Run& run = st.runs[i];
     if (run.requested) continue;
+    // The next run's index once the front run is indexed and half served: built while the
+    // front run's second half is scored, and not held beside two others.
+    const Run& front = st.runs.front();
+    if (i == 1 && !(front.indexed && 2 * front.served >= front.queries)) break;
     run.requested = true;
     const bool last = st.input_done && st.queue->held() == 0 && i + 1 == st.runs.size();
     st.last_requested = last;

@@ -101,7 +101,7 @@ TEST_F(SorterStage, AJobOfOneRunAsksOneIndexAndServesItInMassOrder) {
 }
 
 // A budget of one query: every query is a spilled run of its own, each with its own index part
-// (asked two ahead, the last one marked), served in arrival order.
+// (each asked once the run before is half served, the last one marked), served in arrival order.
 TEST_F(SorterStage, RunsOverTheBudgetAreSpilledAndEachGetsItsOwnIndex) {
   JobSpec spec;
   spec.output_directory = ::testing::TempDir();

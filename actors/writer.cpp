@@ -87,6 +87,8 @@ void writer_finish(WriterActor* self) {
     summary.index_cache = r.index_cache;
     summary.fragment_index = r.fragment_index;
     summary.index_scope = r.index_scope;
+    summary.precursor_calibration = describe(psms.report().precursor_calibration);
+    summary.rescoring = describe(psms.report().rescoring);
     // One per file, from parsers that report in any order: sorted, results.json is stable.
     summary.warnings = r.warnings;
     std::sort(summary.warnings.begin(), summary.warnings.end());

@@ -79,7 +79,7 @@ void JobPsms::finalize(const SearchParameters& params) {
   facts_.facts.resize(n);
   spill_.scan(
       [&](uint64_t arrival, Psm& psm) { facts_.facts[arrival] = facts_.make(psm, arrival); });
-  finalize_psm_facts(facts_, params);
+  report_ = finalize_psm_facts(facts_, params);
   counts_ = count_at_1pct(facts_);
   fact_of_arrival_.assign(n, kDropped);
   for (size_t k = 0; k < facts_.facts.size(); ++k) {

@@ -27,6 +27,7 @@
 #include "io/result_writer.hpp"
 #include "messages/job.hpp"
 #include "scoring/psm_facts.hpp"
+#include "scoring/search.hpp"
 #include "scoring/search_parameters.hpp"
 
 namespace ionflow {
@@ -54,6 +55,8 @@ class JobPsms {
   const PsmSource& source() const;
   uint64_t final_psms() const { return facts_.facts.size(); }
   const FdrCounts& counts() const { return counts_; }
+  // What finalize() learned (precursor calibration, rescoring). REQUIRES: finalize() called.
+  const FinalizeReport& report() const { return report_; }
   const PsmSpill& spill() const { return spill_; }
 
  private:
@@ -63,6 +66,7 @@ class JobPsms {
   PsmFacts facts_;
   std::vector<uint32_t> fact_of_arrival_;  // index into facts_.facts, or kDropped
   FdrCounts counts_;
+  FinalizeReport report_;
   std::unique_ptr<Source> source_;
 };
 

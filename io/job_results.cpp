@@ -195,6 +195,10 @@ std::string job_summary_json_text(const JobSummary& s, const std::string& in) {
   if (!s.index_scope.empty()) {
     j << in << "  \"index_scope\": " << json_quote(s.index_scope) << ",\n";
   }
+  if (!s.precursor_calibration.empty()) {
+    j << in << "  \"precursor_calibration\": " << json_quote(s.precursor_calibration) << ",\n";
+  }
+  if (!s.rescoring.empty()) j << in << "  \"rescoring\": " << json_quote(s.rescoring) << ",\n";
   j << in << "  \"wall_seconds\": " << num(s.wall_seconds) << ",\n";
   j << in << "  \"peak_rss_bytes\": " << s.peak_rss_bytes << ",\n";
   j << in << "  \"stages\": {";

@@ -20,6 +20,7 @@ void encode_query(const Query& q, std::string& out) {
   put<double>(out, q.precursor_mz);
   put<int32_t>(out, q.charge);
   put<uint8_t>(out, q.charge_from_file ? 1 : 0);
+  put<uint8_t>(out, static_cast<uint8_t>(q.charges_tried));
   put<double>(out, q.neutral_mass);
   put<uint32_t>(out, static_cast<uint32_t>(q.native_id.size()));
   out.append(q.native_id);
@@ -45,6 +46,7 @@ size_t decode_query(std::string_view in, Query& q) {
   q.precursor_mz = c.get<double>();
   q.charge = c.get<int32_t>();
   q.charge_from_file = c.get<uint8_t>() != 0;
+  q.charges_tried = c.get<uint8_t>();
   q.neutral_mass = c.get<double>();
   uint32_t id_length = c.get<uint32_t>();
   q.native_id.assign(c.bytes(id_length));

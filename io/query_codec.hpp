@@ -2,7 +2,8 @@
 //
 // Layout of one record (all integers little-endian, floating point as IEEE-754 bit patterns):
 //   u32 payload_bytes, then payload: u32 file_index, u64 spectrum_index, i64 scan,
-//   f64 rt_seconds, f64 precursor_mz, i32 charge, u8 charge_from_file, f64 neutral_mass,
+//   f64 rt_seconds, f64 precursor_mz, i32 charge, u8 charge_from_file, u8 charges_tried
+//   (at most kMaxPrecursorCharge), f64 neutral_mass,
 //   u32 native_id length + bytes, u32 peak count + count * (f32 mz, f32 intensity).
 // The round trip is exact (bit-identical doubles and floats). Files written by this codec are
 // temporary and read back by the same build; the format is not a stable interchange format.

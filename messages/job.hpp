@@ -112,6 +112,10 @@ struct JobSummary {
   // "" (the whole database is indexed), or for a narrow-window search what its index holds: the
   // peptides its queries' precursor windows reach and the null sample (actors/search_runtime.cpp).
   std::string index_scope;
+  // How the job's PSMs were finalized (scoring/precursor_calibration.hpp and rescoring.hpp
+  // describe()): "applied: ..." or "not applied: <why>".
+  std::string precursor_calibration;
+  std::string rescoring;
   double wall_seconds = 0.0;
   uint64_t peak_rss_bytes = 0;
   std::map<std::string, StageStats> stages;             // "reader", "parser", "sorter", ...

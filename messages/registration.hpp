@@ -42,7 +42,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, Query& x) {
   return f(caf::meta::type_name("ionflow::Query"), x.file_index, x.spectrum_index, x.native_id,
            x.scan, x.rt_seconds, x.precursor_mz, x.charge, x.charge_from_file, x.neutral_mass,
-           x.peaks);
+           x.peaks, x.charges_tried);
 }
 
 template <class Inspector>
@@ -133,8 +133,8 @@ typename Inspector::result_type inspect(Inspector& f, JobSummary& x) {
   return f(caf::meta::type_name("ionflow::JobSummary"), x.spectra_read, x.spectra_skipped,
            x.spectra_skipped_first, x.spectra_searched, x.queries, x.psms, x.psms_at_1pct,
            x.peptides_at_1pct, x.proteins_at_1pct, x.peptides_in_index, x.index_cache,
-           x.fragment_index, x.index_scope, x.wall_seconds, x.peak_rss_bytes, x.stages,
-           x.input_sha256, x.output_files, x.warnings, x.scorer_nodes);
+           x.fragment_index, x.index_scope, x.precursor_calibration, x.rescoring, x.wall_seconds,
+           x.peak_rss_bytes, x.stages, x.input_sha256, x.output_files, x.warnings, x.scorer_nodes);
 }
 
 // --- pipeline messages --------------------------------------------------------------------------

@@ -87,24 +87,25 @@ void best_per_spectrum(PsmFacts& table, size_t report) {
 
 }  // namespace
 
-void finalize_psm_facts(PsmFacts& facts, const SearchParameters& params) {
-  const size_t report = static_cast<size_t>(std::max(1, params.report_psms));
-  best_per_spectrum(facts, report);
+FinalizeReport finalize_psm_facts(PsmFacts& facts, const SearchParameters& params) {
+  FinalizeReport report;
+  best_per_spectrum(facts, static_cast<size_t>(std::max(1, params.report_psms)));
   // The learned score replaces Psm::score for the q-values, but the ranks within a spectrum stay
   // those of the search's own statistic: re-ranking by it let a lower-ranked candidate with a
   // worse E-value but, say, a smaller precursor error take rank 1, so asking for more PSMs per
   // spectrum changed the rank-1 answers (an E. coli search at +-500 Da: 76 PSMs at 1% FDR with
   // report_psms 1, 17 with 2 or more; found by a new-user test).
-  calibrate_precursor_errors(facts.facts);
+  report.precursor_calibration = calibrate_precursor_errors(facts.facts);
   // The search's statistic is on the -log10 E scale, whose null tail bounds the decoy count of
   // small runs (fdr.hpp); a rescored score is not, and its runs cut among many decoys. Proteins
   // keep D/T (fdr.hpp: not measured by the entrapment check).
-  const DecoyCount count =
-      rescore_psms(facts.facts) ? DecoyCount::kObserved : DecoyCount::kTailBounded;
+  const DecoyCount count = rescore_psms(facts.facts, &report.rescoring) ? DecoyCount::kObserved
+                                                                        : DecoyCount::kTailBounded;
   assign_spectrum_q_values(facts.facts, count);
   assign_peptide_q_values(facts.facts, count);
   assign_protein_q_values(facts, params.database.decoy_tag, params.database.decoy_tag_is_suffix);
   facts.facts.shrink_to_fit();
+  return report;
 }
 
 void apply_psm_fact(const PsmFact& fact, Psm& psm) {

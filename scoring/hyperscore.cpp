@@ -67,14 +67,21 @@ FragmentMatches match_fragments(const std::vector<Peak>& peaks,
   return m;
 }
 
-void select_hyperscore_peaks(const std::vector<Peak>& peaks, std::vector<Peak>& out) {
+size_t hyperscore_peak_count(const Tolerance& fragment_tolerance) {
+  const double width = fragment_tolerance.upper - fragment_tolerance.lower;
+  const double width_da =
+      fragment_tolerance.unit == Tolerance::Unit::kDa ? width : width * 1e-6 * 1000.0;
+  return width_da <= kHighResolutionWindowDa ? kHighResolutionHyperscorePeaks : kHyperscorePeaks;
+}
+
+void select_hyperscore_peaks(const std::vector<Peak>& peaks, size_t count, std::vector<Peak>& out) {
   out = peaks;
-  if (out.size() <= kHyperscorePeaks) return;
-  std::nth_element(out.begin(), out.begin() + kHyperscorePeaks, out.end(),
+  if (out.size() <= count) return;
+  std::nth_element(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(count), out.end(),
                    [](const Peak& a, const Peak& b) {
                      return a.intensity != b.intensity ? a.intensity > b.intensity : a.mz < b.mz;
                    });
-  out.resize(kHyperscorePeaks);
+  out.resize(count);
   std::sort(out.begin(), out.end(), [](const Peak& a, const Peak& b) { return a.mz < b.mz; });
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "scoring/fdr.hpp"
@@ -63,6 +64,29 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts) {
     if (log_ratio < 0 || p.score > 0) p.score += log_ratio;
   }
   return model;
+}
+
+std::string describe(const PrecursorCalibration& m) {
+  char line[200];
+  if (m.applied) {
+    std::snprintf(line, sizeof line,
+                  "applied: errors %+.2f ppm +- %.2f ppm from %d confident PSMs in a %.1f ppm "
+                  "window",
+                  m.offset_ppm, m.sigma_ppm, m.confident, m.window_ppm);
+  } else if (m.confident < kMinConfidentForCalibration) {
+    std::snprintf(line, sizeof line, "not applied: %d confident PSMs, fewer than %d", m.confident,
+                  kMinConfidentForCalibration);
+  } else if (m.window_ppm > kMaxWindowPpm) {
+    std::snprintf(line, sizeof line,
+                  "not applied: the errors span %.1f ppm, more than %.0f (an open or "
+                  "low-resolution window)",
+                  m.window_ppm, kMaxWindowPpm);
+  } else {
+    std::snprintf(line, sizeof line,
+                  "not applied: the errors span %.1f ppm, less than 6 x their spread %.2f ppm",
+                  m.window_ppm, m.sigma_ppm);
+  }
+  return line;
 }
 
 }  // namespace ionflow

@@ -30,6 +30,7 @@
 // Thread-safe: a pure function on the caller's vector.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "scoring/psm_facts.hpp"
@@ -51,5 +52,10 @@ struct PrecursorCalibration {
 // Adds the log10 likelihood ratio of its precursor error to every fact's score (all ranks)
 // when the model applies; returns the model either way.
 PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts);
+
+// One line for the summary (results.json "precursor_calibration"), e.g. "applied: errors +4.10
+// ppm +- 1.10 ppm from 52 confident PSMs in a 20.0 ppm window" or "not applied: 4 confident
+// PSMs, fewer than 10".
+std::string describe(const PrecursorCalibration& model);
 
 }  // namespace ionflow

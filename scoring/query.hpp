@@ -28,6 +28,9 @@ struct Query {
   bool charge_from_file = true;  // false when the charge was tried from the configured range
   double neutral_mass = 0.0;     // (precursor_mz - proton) * charge, Da
   std::vector<Peak> peaks;       // ascending m/z
+  // Queries made from this spectrum, one per charge tried (>= 1): its E-value counts every
+  // candidate tested at any of them (spectrum_scorer.cpp).
+  int charges_tried = 1;
 };
 
 }  // namespace ionflow

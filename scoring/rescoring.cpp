@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "scoring/fdr.hpp"
@@ -199,12 +200,28 @@ std::pair<double, double> fold_normalisation(const std::vector<double>& scores,
 
 }  // namespace
 
-bool rescore_psms(std::vector<PsmFact>& psms) {
+std::string describe(const RescoringOutcome& o) {
+  if (!o.applied) return "not applied: " + o.not_applied;
+  return "applied: linear discriminant over " + std::to_string(kFeatures) + " features, " +
+         std::to_string(kFolds) + " cross-validation folds; " + std::to_string(o.accepted_before) +
+         " -> " + std::to_string(o.accepted_after) + " target PSMs at 1% (D/T) on " +
+         std::to_string(o.rank1_psms) + " rank-1 PSMs";
+}
+
+bool rescore_psms(std::vector<PsmFact>& psms, RescoringOutcome* outcome) {
+  RescoringOutcome ignored;
+  RescoringOutcome& out = outcome ? *outcome : ignored;
+  out = RescoringOutcome{};
   std::vector<size_t> rank1;
   for (size_t i = 0; i < psms.size(); ++i) {
     if (psms[i].rank == 1) rank1.push_back(i);
   }
-  if (rank1.size() < kMinRescorePsms) return false;
+  out.rank1_psms = rank1.size();
+  if (rank1.size() < kMinRescorePsms) {
+    out.not_applied = std::to_string(rank1.size()) + " rank-1 PSMs, fewer than " +
+                      std::to_string(kMinRescorePsms) + " (small runs overfit)";
+    return false;
+  }
   const size_t n = rank1.size();
 
   // Standardise (unsupervised, so on all rank-1 PSMs).
@@ -228,6 +245,7 @@ bool rescore_psms(std::vector<PsmFact>& psms) {
     scores[k] = psms[rank1[k]].score;
   }
   const size_t baseline = accepted_targets(scores, decoy);
+  out.accepted_before = baseline;
 
   // Cross-validation: fold = spectrum_index mod kFolds; each fold is scored by the model trained
   // on the others, then normalised.
@@ -238,7 +256,11 @@ bool rescore_psms(std::vector<PsmFact>& psms) {
   for (int fold = 0; fold < kFolds; ++fold) {
     std::vector<char> in_train(n);
     for (size_t k = 0; k < n; ++k) in_train[k] = fold_of(psms[rank1[k]]) != fold;
-    if (!train_lda(x, decoy, in_train, scores, w[fold])) return false;
+    if (!train_lda(x, decoy, in_train, scores, w[fold])) {
+      out.not_applied = "a training split has fewer than " + std::to_string(int(kMinClass)) +
+                        " confident targets or decoys, or its features are degenerate";
+      return false;
+    }
     // The normalisation comes from the training split: a test fold's own labels never shape its
     // scores (normalising on them let each small fold cut just above its best decoy).
     std::vector<double> train_scores;
@@ -259,7 +281,14 @@ bool rescore_psms(std::vector<PsmFact>& psms) {
       if (!in_train[k]) new_scores[k] = (new_scores[k] - norm[fold].first) / norm[fold].second;
     }
   }
-  if (accepted_targets(new_scores, decoy) < baseline) return false;
+  out.accepted_after = accepted_targets(new_scores, decoy);
+  if (out.accepted_after < baseline) {
+    out.not_applied = "the learned score accepts fewer targets at 1% (" +
+                      std::to_string(out.accepted_after) + ") than the search statistic (" +
+                      std::to_string(baseline) + ")";
+    return false;
+  }
+  out.applied = true;
 
   for (PsmFact& p : psms) {
     const int fold = fold_of(p);

@@ -27,6 +27,8 @@
 // Not thread-safe on the same vector; no state otherwise.
 #pragma once
 
+#include <cstddef>
+#include <string>
 #include <vector>
 
 #include "scoring/psm.hpp"
@@ -34,11 +36,25 @@
 
 namespace ionflow {
 
+// What rescoring did with a job, for its summary (results.json "rescoring").
+struct RescoringOutcome {
+  bool applied = false;
+  size_t rank1_psms = 0;
+  size_t accepted_before = 0;  // target rank-1 PSMs at q <= 0.01 (D/T) under the search statistic
+  size_t accepted_after = 0;   // the same under the learned score, when one was trained
+  std::string not_applied;     // why not, when !applied
+};
+
+// One line for the summary, e.g. "applied: linear discriminant over 13 features, 3
+// cross-validation folds; 1011 -> 1040 target PSMs at 1% (D/T) on 19892 rank-1 PSMs" or
+// "not applied: 139 rank-1 PSMs, fewer than 1000 (small runs overfit)".
+std::string describe(const RescoringOutcome& outcome);
+
 // Rescores `psms` in place (rank-1 PSMs train; every PSM is rescored). Returns true when the
 // learned score was applied.
 bool rescore_psms(std::vector<Psm>& psms);
 // The same on facts (scoring/psm_facts.hpp; the Psm version is a wrapper over it): replaces
-// PsmFact::score.
-bool rescore_psms(std::vector<PsmFact>& facts);
+// PsmFact::score. `outcome`, when given, says what was done and why.
+bool rescore_psms(std::vector<PsmFact>& facts, RescoringOutcome* outcome = nullptr);
 
 }  // namespace ionflow

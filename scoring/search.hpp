@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "scoring/peptide_index.hpp"
+#include "scoring/precursor_calibration.hpp"
 #include "scoring/psm.hpp"
 #include "scoring/psm_facts.hpp"
 #include "scoring/query.hpp"
+#include "scoring/rescoring.hpp"
 #include "scoring/search_parameters.hpp"
 #include "scoring/spectrum.hpp"
 
@@ -72,10 +74,16 @@ class SpectrumScorer {
 // by file_index, spectrum_index, rank.
 std::vector<Psm> finalize_psms(std::vector<Psm> psms, const SearchParameters& params);
 
+// What finalizing learned from a job's PSMs (its summary reports both, described).
+struct FinalizeReport {
+  PrecursorCalibration precursor_calibration;
+  RescoringOutcome rescoring;
+};
+
 // The same on facts: sorts `facts.facts` into that order, drops the PSMs that are not kept and
 // fills rank, score (rescored when rescoring applied) and the q-values. finalize_psms(psms) ==
 // the Psms of the facts of finalize_psm_facts(facts_of(psms)) with apply_psm_fact.
-void finalize_psm_facts(PsmFacts& facts, const SearchParameters& params);
+FinalizeReport finalize_psm_facts(PsmFacts& facts, const SearchParameters& params);
 
 // Copies what finalizing changes (rank, score, spectrum/peptide/protein q) from `fact` to `psm`.
 void apply_psm_fact(const PsmFact& fact, Psm& psm);

@@ -218,6 +218,7 @@ PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParam
   result.queries.reserve(charges.size());
   for (int z : charges) {
     result.queries.push_back(query_for_charge(spectrum, prepared, z, charge_from_file));
+    result.queries.back().charges_tried = static_cast<int>(charges.size());
   }
   return result;
 }

@@ -13,8 +13,9 @@
 //    precursor windows overlap is searched in turn and the slices' top-K merged: slices
 //    partition the peptide ids, so the candidates are those of the whole index, bit for bit.
 // 2. Scores: fragments of params.ion_types at charges 1..fragment_charge_limit (ion_series.hpp);
-//    hyperscore (hyperscore.hpp) against the kHyperscorePeaks = 50 most intense prepared peaks
-//    (X!Tandem's "spectrum, total peaks" default), XCorr (xcorr.hpp) against all prepared peaks.
+//    hyperscore (hyperscore.hpp) against the 50 most intense prepared peaks (X!Tandem's
+//    "spectrum, total peaks" default; 100 for high-resolution fragment windows,
+//    hyperscore_peak_count), XCorr (xcorr.hpp) against all prepared peaks.
 //    The hyperscore match goes through a per-query PeakTable (peak_table.hpp: match_fragments'
 //    result, one table read per fragment); fragment ppm errors are summed for candidates only.
 //    Null peptides are collected first and scored in one pass that prefetches each peptide's
@@ -468,7 +469,8 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   if (candidates.empty()) return out;
 
   // 2. Scoring.
-  select_hyperscore_peaks(query.peaks, hyperscore_peaks);
+  select_hyperscore_peaks(query.peaks, hyperscore_peak_count(params.fragment_tolerance),
+                          hyperscore_peaks);
   peak_table.prepare(hyperscore_peaks, params.fragment_tolerance);
   xcorr.prepare(query.peaks, query.neutral_mass, params.fragment_tolerance);
   score_all(query, candidates, fragment_charge, Role::kCandidate);
@@ -507,8 +509,8 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   for (size_t r = 0; r < std::min(report, candidates.size()); ++r) {
     const Candidate& c = candidates[r];
     if (c.matched == 0) break;
-    const double log10_e =
-        -minus_log10_p(fit, null_combined, c.primary) + std::log10(double(n_null));
+    const double log10_e = -minus_log10_p(fit, null_combined, c.primary) +
+                           std::log10(double(n_null) * std::max(1, query.charges_tried));
     const double evalue = std::pow(10.0, log10_e);
     const double next = r + 1 < candidates.size() ? candidates[r + 1].primary : 0.0;
     out.push_back(

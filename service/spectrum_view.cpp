@@ -205,9 +205,10 @@ JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
   const int fragment_charge = fragment_charge_limit(query.charge, params.max_fragment_charge);
   std::vector<Fragment> fragments;
   fragment_ions(residues, types, fragment_charge, fragments);
-  // The hyperscore matches the 50 most intense prepared peaks (kHyperscorePeaks); so does this.
+  // The hyperscore matches the most intense prepared peaks (50, or 100 for high-resolution
+  // fragment windows: hyperscore_peak_count); so does this.
   std::vector<Peak> scored;
-  select_hyperscore_peaks(query.peaks, scored);
+  select_hyperscore_peaks(query.peaks, hyperscore_peak_count(params.fragment_tolerance), scored);
   const std::vector<FragmentMatch> matches =
       annotate_fragments(scored, fragments, params.fragment_tolerance);
 

@@ -5,7 +5,8 @@
 //
 // The spectrum is read again from the job's input file (io/spectrum_lookup.hpp), prepared with
 // the job's own parameters (prepare_spectrum: precursor removal, top-N, normalisation), and the
-// 50 most intense peaks of its query at the PSM's charge (select_hyperscore_peaks, what the
+// most intense peaks of its query at the PSM's charge (select_hyperscore_peaks with
+// hyperscore_peak_count: 50, or 100 for a high-resolution fragment window; what the
 // hyperscore matches) are matched against the peptide's fragments (ion_series.hpp) by the
 // scorer's rule (fragment_annotation.hpp), so the number of matches is results.tsv's
 // matched_peaks. ProForma tags are given masses from the job's own modifications

@@ -91,6 +91,10 @@ std::string format_job_summary(const JobSummary& s) {
   if (!s.fragment_index.empty()) out += fmt::format("  fragment index     {}\n", s.fragment_index);
   if (!s.index_scope.empty()) out += fmt::format("  index scope        {}\n", s.index_scope);
   out += fmt::format("  PSMs written       {:>10}\n", s.psms);
+  if (!s.precursor_calibration.empty()) {
+    out += fmt::format("  precursor errors   {}\n", s.precursor_calibration);
+  }
+  if (!s.rescoring.empty()) out += fmt::format("  rescoring          {}\n", s.rescoring);
   out += fmt::format("  at 1% FDR          {:>10} PSMs, {} peptides, {} proteins\n", s.psms_at_1pct,
                      s.peptides_at_1pct, s.proteins_at_1pct);
   if (!s.stages.empty()) {

@@ -88,6 +88,20 @@ RUNS = {
                  fasta=HUMAN_SMALL, tag=None, suffix=False, iso=False, ppm=20.0, frag=0.02,
                  mc=2, sample=None, entrap=[YEAST_REF, ECOLI_REF]),
 }
+# A run big enough to be rescored (scoring/rescoring.hpp rescores from 1000 rank-1 PSMs): the
+# 3,275 MS2 spectra of BSA1-3 and E. coli as one run, against the scale set's 20,000-protein
+# human-size database (perf/scale; build/perf/ionflow_make_scale_set writes both under
+# --work/scale: its first 3,275 spectra are the real ones, unjittered — later copies would be
+# jittered copies of the same spectra, whose identifications come in correlated clusters that a
+# binomial interval does not cover). That database is its own entrapment database: its 9,320
+# Sorangium proteins and ~6,400 generated background proteins (random residues, accessions
+# BG...) cannot hold a peptide of these spectra.
+SCALE_QUERIES = 3275
+RUNS['pooled'] = dict(source='generated', spectra=f'scale_{SCALE_QUERIES}_seed1.mzML',
+                      fasta='scale_db_20000_seed1.fasta', tag='rev_', suffix=False, iso=True,
+                      ppm=10.0, frag=0.5, mc=1, entrap=None,
+                      sample=lambda h: 'OS=Sorangium' not in h and not h.startswith('BG'))
+
 # Charge-less runs: the same MGF with its CHARGE lines removed (written under --work/inputs),
 # searched with precursor charges 1-3 for spectra without one.
 for _name in ('yeast-MGF', 'HeLa'):
@@ -105,6 +119,8 @@ def parse_args(argv):
     p.add_argument('--shared', default=SHARED)
     p.add_argument('--ionflow', default=os.environ.get('IONFLOW', os.path.join(
         REPO, 'build/service/ionflow')))
+    p.add_argument('--scale-tool', default=os.path.join(REPO, 'build/perf/ionflow_make_scale_set'),
+                   help='the scale-set generator (for the pooled run)')
     p.add_argument('--comet', default='comet-ms')
     p.add_argument('--tandem', default='tandem')
     p.add_argument('--fresh', action='store_true', help='rerun the peers too')
@@ -178,6 +194,8 @@ def build_databases(args, name, run, root):
     else:
         dbs['own'] = Database(os.path.join(root, run['fasta']), run['tag'], run['suffix'],
                               sample, own_entrap)
+    if run['entrap'] is None:  # the own database holds the entrapment proteins
+        return dbs
     extra = []
     for ref in run['entrap']:
         extra += read_fasta(os.path.join(args.shared, ref))
@@ -297,6 +315,22 @@ def spectra_input(args, name, path, run=None):
     return spectra, outputs.spectrum_table(spectra)[0]
 
 
+def generate_scale_set(args, out):
+    """The pooled run's spectra and database under `out`, made once by the generator (a
+    missing generator leaves them missing: the run is then skipped with the reason)."""
+    run = RUNS['pooled']
+    if all(os.path.exists(os.path.join(out, f)) for f in (run['spectra'], run['fasta'])):
+        return
+    if not os.access(args.scale_tool, os.X_OK):
+        return
+    subprocess.check_call([args.scale_tool, '--queries', str(SCALE_QUERIES), '--out', out,
+                           '--formats', 'mzml,fasta', '--spectra', ','.join(
+                               os.path.join(args.examples, p) for p in
+                               ('BSA/BSA1.mzML', 'BSA/BSA2.mzML', 'BSA/BSA3.mzML',
+                                'ID/Ecoli_MS2_small.mzML'))],
+                          stdout=subprocess.DEVNULL)
+
+
 def tandem_input(args, name, spectra, ids):
     """X!Tandem 2017.2.1.4 (Debian) cannot read zlib-compressed mzML ("unsupported CODEC"):
     it gets the MGF perf/compare/mzml_to_mgf.py writes from the same mzML (precursor m/z, charges
@@ -328,10 +362,18 @@ def main(argv):
         if name not in RUNS:
             sys.exit(f'unknown run {name} ({", ".join(RUNS)})')
         run = RUNS[name]
-        root = args.examples if run['source'] == 'examples' else args.shared
+        root = {'examples': args.examples, 'shared': args.shared,
+                'generated': os.path.join(args.work, 'scale')}[run['source']]
+        if run['source'] == 'generated':
+            generate_scale_set(args, root)
         missing = [p for p in [run['spectra'], run['fasta']] if
                    not os.path.exists(os.path.join(root, p))]
-        missing += [p for p in run['entrap'] if not os.path.exists(os.path.join(args.shared, p))]
+        missing += [p for p in run['entrap'] or []
+                    if not os.path.exists(os.path.join(args.shared, p))]
+        if missing and run['source'] == 'generated' and not os.access(args.scale_tool, os.X_OK):
+            skipped.append(f'{name}: skipped, needs the scale-set generator {args.scale_tool} '
+                           '(a build with -DIONFLOW_BUILD_PERF=ON) or --scale-tool')
+            continue
         if missing:
             skipped.append(f'{name}: skipped, missing {", ".join(missing)} (under {root} / '
                            f'{args.shared})')
@@ -339,7 +381,7 @@ def main(argv):
         dbs = build_databases(args, name, run, root)
         spectra, ids = spectra_input(args, name, os.path.join(root, run['spectra']), run)
         results[name] = {}
-        for db_name in [d for d in args.dbs.split(',') if d]:
+        for db_name in [d for d in args.dbs.split(',') if d and d in dbs]:
             db = dbs[db_name]
             results[name][db_name] = {'db': db, 'engines': {}}
             for engine in engines:

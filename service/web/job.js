@@ -45,6 +45,8 @@
     const notes = [];
     for (const [reason, n] of Object.entries(s.spectra_skipped || {})) notes.push(fmtInt(n) + " skipped: " + reason);
     if (s.index_scope) notes.push("index: " + s.index_scope);
+    if (s.precursor_calibration) notes.push("precursor errors: " + s.precursor_calibration);
+    if (s.rescoring) notes.push("rescoring: " + s.rescoring);
     for (const w of s.warnings || []) notes.push("warning: " + w);
     $("summary-notes").textContent = notes.join(" · ");
     $("summary-panel").classList.remove("hidden");

@@ -62,6 +62,7 @@ TEST_F(MessagesTest, QueryChunkRoundTrip) {
   QueryChunk chunk{7, 42, 5, {lvneltefak_query(), lvneltefak_query()}};
   chunk.queries[1].charge = 3;
   chunk.queries[1].charge_from_file = false;
+  chunk.queries[1].charges_tried = 2;
   QueryChunk back = round_trip(chunk);
   EXPECT_EQ(back.job, 7u);
   EXPECT_EQ(back.seq, 42u);
@@ -73,6 +74,8 @@ TEST_F(MessagesTest, QueryChunkRoundTrip) {
   EXPECT_EQ(back.queries[0].peaks[1].mz, 347.203f);
   EXPECT_EQ(back.queries[1].charge, 3);
   EXPECT_FALSE(back.queries[1].charge_from_file);
+  EXPECT_EQ(back.queries[0].charges_tried, 1);
+  EXPECT_EQ(back.queries[1].charges_tried, 2);
 }
 
 TEST_F(MessagesTest, PsmBatchRoundTrip) {

@@ -126,6 +126,12 @@ TEST_F(SearchRuntimeTest, EcoliReferenceCountsAndChecksums) {
   EXPECT_NE(s.index_scope.find("selected: the peptides within the 139 queries' precursor windows"),
             std::string::npos)
       << s.index_scope;
+  // The E. coli run's precursor errors (+4.1 ppm, perf/ident) are learned; 139 spectra are far
+  // too few to rescore.
+  EXPECT_EQ(s.precursor_calibration.rfind("applied: errors +4.", 0), 0u) << s.precursor_calibration;
+  EXPECT_EQ(s.rescoring.rfind("not applied: ", 0), 0u) << s.rescoring;
+  EXPECT_NE(s.rescoring.find("fewer than 1000 (small runs overfit)"), std::string::npos)
+      << s.rescoring;
   EXPECT_EQ(count_lines(ref.tsv), s.psms + 1);  // header + one line per PSM
   EXPECT_EQ(s.input_sha256.at(kEcoliMzml), sha256_hex(read_file(kEcoliMzml)));
   EXPECT_EQ(s.input_sha256.at(kEcoliFasta), sha256_hex(read_file(kEcoliFasta)));

@@ -18,6 +18,7 @@ Query sample_query() {
   q.precursor_mz = 582.319458;  // LVNELTEFAK 2+
   q.charge = 2;
   q.charge_from_file = false;
+  q.charges_tried = 2;  // tried at 2+ and 3+
   q.neutral_mass = 1162.6241;
   q.peaks = {{175.118958f, 0.25f}, {304.161560f, 1.0f}, {1048.540527f, 0.125f}};
   return q;
@@ -32,6 +33,7 @@ void expect_equal(const Query& a, const Query& b) {
   EXPECT_EQ(a.precursor_mz, b.precursor_mz);
   EXPECT_EQ(a.charge, b.charge);
   EXPECT_EQ(a.charge_from_file, b.charge_from_file);
+  EXPECT_EQ(a.charges_tried, b.charges_tried);
   EXPECT_EQ(a.neutral_mass, b.neutral_mass);
   ASSERT_EQ(a.peaks.size(), b.peaks.size());
   for (size_t i = 0; i < a.peaks.size(); ++i) {
@@ -44,8 +46,8 @@ TEST(QueryCodec, RoundTripIsExact) {
   Query q = sample_query();
   std::string bytes;
   encode_query(q, bytes);
-  // 4 length + 4+8+8+8+8+4+1+8 fixed + 4+45 id + 4+3*8 peaks.
-  EXPECT_EQ(bytes.size(), 4u + 49u + 49u + 28u);
+  // 4 length + 4+8+8+8+8+4+1+1+8 fixed + 4+45 id + 4+3*8 peaks.
+  EXPECT_EQ(bytes.size(), 4u + 50u + 49u + 28u);
   Query back;
   EXPECT_EQ(decode_query(bytes, back), bytes.size());
   expect_equal(q, back);

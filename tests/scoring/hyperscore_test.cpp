@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 namespace ionflow {
 namespace {
@@ -48,6 +49,35 @@ TEST(Hyperscore, PpmToleranceAndNoMatch) {
   FragmentMatches none = match_fragments(peaks, far, Tolerance::Ppm(-10, 10));
   EXPECT_EQ(none.total_matched, 0);
   EXPECT_EQ(hyperscore(none), 0.0);
+}
+
+// Low-resolution windows keep X!Tandem's 50 peaks; a window at most 0.2 Da wide (at 1000 Th for
+// ppm) keeps 100.
+TEST(Hyperscore, PeakCountFollowsTheFragmentWindow) {
+  EXPECT_EQ(hyperscore_peak_count(Tolerance::Da(-0.5, 0.5)), 50u);
+  EXPECT_EQ(hyperscore_peak_count(Tolerance::Da(-0.3, 0.3)), 50u);
+  EXPECT_EQ(hyperscore_peak_count(Tolerance::Da(-0.1, 0.1)), 100u);
+  EXPECT_EQ(hyperscore_peak_count(Tolerance::Da(-0.02, 0.02)), 100u);
+  EXPECT_EQ(hyperscore_peak_count(Tolerance::Ppm(-20, 20)), 100u);   // 0.04 Da at 1000 Th
+  EXPECT_EQ(hyperscore_peak_count(Tolerance::Ppm(-150, 150)), 50u);  // 0.3 Da at 1000 Th
+}
+
+// The `count` most intense peaks, ascending m/z; ties at the cut go to the lower m/z.
+TEST(Hyperscore, SelectKeepsTheMostIntensePeaksInMzOrder) {
+  const std::vector<Peak> peaks = {{100.0f, 5.0f}, {200.0f, 9.0f}, {300.0f, 1.0f},
+                                   {400.0f, 7.0f}, {500.0f, 7.0f}, {600.0f, 2.0f}};
+  std::vector<Peak> out;
+  select_hyperscore_peaks(peaks, 3, out);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].mz, 200.0f);
+  EXPECT_EQ(out[1].mz, 400.0f);
+  EXPECT_EQ(out[2].mz, 500.0f);
+  select_hyperscore_peaks(peaks, 2, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].mz, 200.0f);
+  EXPECT_EQ(out[1].mz, 400.0f);  // 400 and 500 tie at 7: the lower m/z stays
+  select_hyperscore_peaks(peaks, 10, out);
+  EXPECT_EQ(out.size(), 6u);
 }
 
 }  // namespace

@@ -49,6 +49,8 @@ TEST(PrecursorCalibration, LearnsTheOffsetAndSpreadAndAddsTheLikelihoodRatio) {
   EXPECT_NEAR(facts[2].score - before[2].score, top, 1e-12);  // the PSM at 4.0 ppm
   // Far from it (the PSM at -10 ppm, 14 sigma away): log10(0.2), the tail.
   EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-12);
+  EXPECT_EQ(describe(model),
+            "applied: errors +4.00 ppm +- 1.00 ppm from 30 confident PSMs in a 20.0 ppm window");
 }
 
 TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
@@ -76,7 +78,9 @@ TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
 TEST(PrecursorCalibration, TooFewConfidentPsmsChangeNothing) {
   std::vector<PsmFact> facts = run(kMinConfidentForCalibration - 1);
   const std::vector<PsmFact> before = facts;
-  EXPECT_FALSE(calibrate_precursor_errors(facts).applied);
+  const PrecursorCalibration model = calibrate_precursor_errors(facts);
+  EXPECT_FALSE(model.applied);
+  EXPECT_EQ(describe(model), "not applied: 9 confident PSMs, fewer than 10");
   for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
 }
 
@@ -87,6 +91,11 @@ TEST(PrecursorCalibration, AnOpenSearchWindowIsLeftAlone) {
   const PrecursorCalibration model = calibrate_precursor_errors(facts);
   EXPECT_FALSE(model.applied);
   EXPECT_GT(model.window_ppm, kMaxWindowPpm);
+  EXPECT_EQ(describe(model).rfind("not applied: the errors span 500010.0 ppm, more than 100 (an "
+                                  "open or low-resolution window)",
+                                  0),
+            0u)
+      << describe(model);
   for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
 }
 

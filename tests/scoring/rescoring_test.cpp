@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "scoring/fdr.hpp"
+#include "scoring/psm_facts.hpp"
 
 namespace ionflow {
 namespace {
@@ -62,6 +65,30 @@ TEST(Rescoring, TooFewDecoysLeavesScoresAlone) {
   const double first = psms[0].score;
   EXPECT_FALSE(rescore_psms(psms));
   EXPECT_DOUBLE_EQ(psms[0].score, first);
+  PsmFacts facts = facts_of(psms);
+  RescoringOutcome outcome;
+  EXPECT_FALSE(rescore_psms(facts.facts, &outcome));
+  EXPECT_EQ(describe(outcome),
+            "not applied: a training split has fewer than 10 confident targets or decoys, or its "
+            "features are degenerate");
+}
+
+// The summary line says what was learned: on the synthetic set the input score accepts the
+// 1% FDR targets `before`, the learned one 400 and more.
+TEST(Rescoring, TheOutcomeNamesTheCountsBeforeAndAfter) {
+  std::vector<Psm> psms = synthetic();
+  const size_t before = accepted(psms);
+  PsmFacts facts = facts_of(psms);
+  RescoringOutcome outcome;
+  ASSERT_TRUE(rescore_psms(facts.facts, &outcome));
+  EXPECT_TRUE(outcome.applied);
+  EXPECT_EQ(outcome.rank1_psms, 1600u);
+  EXPECT_EQ(outcome.accepted_before, before);
+  EXPECT_GE(outcome.accepted_after, 400u);
+  EXPECT_EQ(describe(outcome),
+            "applied: linear discriminant over 13 features, 3 cross-validation folds; " +
+                std::to_string(before) + " -> " + std::to_string(outcome.accepted_after) +
+                " target PSMs at 1% (D/T) on 1600 rank-1 PSMs");
 }
 
 // A small run keeps its search statistic: the 800 targets with 199 decoys (999 rank-1 PSMs) are
@@ -76,6 +103,11 @@ TEST(Rescoring, FewerThanAThousandRankOnePsmsKeepTheirScore) {
   std::vector<Psm> thousand = synthetic();
   thousand.resize(1000);
   EXPECT_TRUE(rescore_psms(thousand));
+  PsmFacts facts = facts_of(psms);
+  RescoringOutcome outcome;
+  EXPECT_FALSE(rescore_psms(facts.facts, &outcome));
+  EXPECT_EQ(describe(outcome),
+            "not applied: 999 rank-1 PSMs, fewer than 1000 (small runs overfit)");
 }
 
 }  // namespace

@@ -103,6 +103,10 @@ TEST(SpectrumPreparation, UnknownChargeGivesOneQueryPerCharge) {
   EXPECT_FALSE(p.queries[1].charge_from_file);
   EXPECT_NEAR(p.queries[1].neutral_mass, (500.0 - mass::kProton) * 3, 1e-9);
   EXPECT_EQ(p.queries[0].peaks.size(), 5u);  // 150, 200, 300, 600, 700
+  EXPECT_EQ(p.queries[0].charges_tried, 2);  // each query knows the spectrum was tried twice
+  EXPECT_EQ(p.queries[1].charges_tried, 2);
+  s.precursor_charges = {2};
+  EXPECT_EQ(prepare_spectrum(s, params).queries.at(0).charges_tried, 1);
 }
 
 TEST(SpectrumPreparation, KeepsPrecursorWhenAsked) {

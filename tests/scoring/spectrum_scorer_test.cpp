@@ -118,6 +118,24 @@ TEST(SpectrumScorer, RanksTheRightPeptideFirst) {
   EXPECT_EQ(psms[1].rank, 2);
 }
 
+// A spectrum tried at k charges had k times the candidates tested: each of its queries' E-values
+// is k times that of the same query tried alone (the scores and ranks are the same).
+TEST(SpectrumScorer, EvalueCountsEveryChargeTried) {
+  SearchParameters params;
+  SpectrumScorer scorer(small_index(), params);
+  Query alone = spectrum_of("LVNELTEFAK", 2, 0.0);
+  Query of_two = alone;
+  of_two.charges_tried = 2;
+  const std::vector<Psm> a = scorer.score(alone);
+  const std::vector<Psm> b = scorer.score(of_two);
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(a[0].proforma, b[0].proforma);
+  EXPECT_EQ(a[0].hyperscore, b[0].hyperscore);
+  EXPECT_NEAR(b[0].evalue / a[0].evalue, 2.0, 1e-9);
+  EXPECT_NEAR(a[0].score - b[0].score, std::log10(2.0), 1e-9);
+}
+
 TEST(SpectrumScorer, IsotopeErrorAndModifications) {
   SearchParameters params;
   params.isotope_errors = {0, 1};

@@ -28,18 +28,27 @@ void JobContext::detach_control() {
   control_ = nullptr;
 }
 
-void JobContext::set_index_release(std::function<void()> release) {
+void JobContext::set_index_release(std::function<void(uint32_t part)> release) {
   std::lock_guard<std::mutex> lock(release_mutex_);
   release_index_ = std::move(release);
 }
 
 void JobContext::release_index() {
-  std::function<void()> release;
+  std::function<void(uint32_t)> release;
   {
     std::lock_guard<std::mutex> lock(release_mutex_);
     release.swap(release_index_);
   }
-  if (release) release();
+  if (release) release(kAllParts);
+}
+
+void JobContext::release_index_part(uint32_t part) {
+  std::function<void(uint32_t)> release;
+  {
+    std::lock_guard<std::mutex> lock(release_mutex_);
+    release = release_index_;
+  }
+  if (release) release(part);
 }
 
 void JobContext::set_slice_counters(std::shared_ptr<const FragmentSliceCounters> counters) {
@@ -62,19 +71,24 @@ std::vector<std::string> JobContext::committed() const {
   return committed_;
 }
 
-void JobRegistry::add(uint64_t job, std::shared_ptr<const JobScoring> scoring) {
+void JobRegistry::add(uint64_t job, uint32_t part, std::shared_ptr<const JobScoring> scoring) {
   std::lock_guard<std::mutex> lock(mutex_);
-  jobs_[job] = std::move(scoring);
+  jobs_[{job, part}] = std::move(scoring);
 }
 
 void JobRegistry::remove(uint64_t job) {
   std::lock_guard<std::mutex> lock(mutex_);
-  jobs_.erase(job);
+  jobs_.erase(jobs_.lower_bound({job, 0}), jobs_.lower_bound({job + 1, 0}));
 }
 
-std::shared_ptr<const JobScoring> JobRegistry::find(uint64_t job) const {
+void JobRegistry::remove(uint64_t job, uint32_t part) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = jobs_.find(job);
+  jobs_.erase({job, part});
+}
+
+std::shared_ptr<const JobScoring> JobRegistry::find(uint64_t job, uint32_t part) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = jobs_.find({job, part});
   return it == jobs_.end() ? nullptr : it->second;
 }
 

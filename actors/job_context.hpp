@@ -21,6 +21,7 @@
 #include "actors/search_runtime.hpp"
 #include "messages/job.hpp"
 #include "messages/job_events.hpp"
+#include "messages/pool_control.hpp"
 #include "messages/scorer_node.hpp"
 #include "scoring/fragment_index.hpp"
 #include "scoring/fragment_slices.hpp"
@@ -52,14 +53,19 @@ class JobContext {
   void detach_control();
 
   // The job's peptide index is needed only until its last chunk is scored; the writer then
-  // releases it before finalizing, so finalizing's memory does not add to the index's.
-  // set_index_release: the runtime's way to drop every reference it and the shared scorers hold
-  // (JobRegistry entry, each scorer's SpectrumScorer via ForgetJob). release_index: called by
-  // the writer once every chunk's PSMs have arrived (no scorer still scores the job then; a
-  // scorer drops its SpectrumScorer only between messages). Runs the hook at most once; a
-  // no-op without one (tests). Thread-safe.
-  void set_index_release(std::function<void()> release);
+  // releases it before finalizing, so finalizing's memory does not add to the index's. A job
+  // indexed per sorted run (IndexPlan::kPerRun) releases each run's part as soon as its last
+  // chunk is back (the splitter), so at most a few parts are held at once.
+  // set_index_release: the runtime's way to drop the references it and the shared scorers hold
+  // to part `part` (JobRegistry entry, each scorer's SpectrumScorer via ForgetJob), or to every
+  // part with kAllParts. release_index: called by the writer once every chunk's PSMs have
+  // arrived (no scorer still scores the job then; a scorer drops its SpectrumScorer only between
+  // messages): runs the hook with kAllParts at most once. release_index_part: called by the
+  // splitter once no chunk of `part` is outstanding or will be sent. Both are no-ops without a
+  // hook (tests). Thread-safe.
+  void set_index_release(std::function<void(uint32_t part)> release);
   void release_index();
+  void release_index_part(uint32_t part);
 
   // The result files the writer renamed into place (so that a job cancelled or failed after
   // that removes its own files and no others). Thread-safe.
@@ -91,7 +97,7 @@ class JobContext {
   const std::atomic<int>* scorers_;
   const std::atomic<int>* remote_scorers_;
   std::mutex release_mutex_;
-  std::function<void()> release_index_;
+  std::function<void(uint32_t)> release_index_;
   mutable std::mutex slices_mutex_;
   std::shared_ptr<const FragmentSliceCounters> slice_counters_;
   mutable std::mutex committed_mutex_;
@@ -143,10 +149,17 @@ class ScorerRoster {
 
 class JobRegistry {
  public:
-  void add(uint64_t job, std::shared_ptr<const JobScoring> scoring);
+  // A job's scoring context per part of its index (QueryChunk::part; 0 unless the job is indexed
+  // per sorted run).
+  void add(uint64_t job, uint32_t part, std::shared_ptr<const JobScoring> scoring);
+  void add(uint64_t job, std::shared_ptr<const JobScoring> scoring) {
+    add(job, 0, std::move(scoring));
+  }
+  // Removes every part of `job`, or only `part`.
   void remove(uint64_t job);
-  // nullptr if the job is not (or no longer) registered.
-  std::shared_ptr<const JobScoring> find(uint64_t job) const;
+  void remove(uint64_t job, uint32_t part);
+  // nullptr if the part is not (or no longer) registered.
+  std::shared_ptr<const JobScoring> find(uint64_t job, uint32_t part = 0) const;
   // On when the runtime listens for remote scorer nodes: each job's database stage then also
   // prepares its JobScoring::remote_setup.
   void set_remote_scoring(bool on) { remote_scoring_ = on; }
@@ -155,7 +168,7 @@ class JobRegistry {
  private:
   std::atomic<bool> remote_scoring_{false};
   mutable std::mutex mutex_;
-  std::map<uint64_t, std::shared_ptr<const JobScoring>> jobs_;
+  std::map<std::pair<uint64_t, uint32_t>, std::shared_ptr<const JobScoring>> jobs_;
 };
 
 // Seconds of a steady-clock interval, for stage busy times.

@@ -32,10 +32,10 @@ JobActors spawn_job_pipeline(caf::actor_system& sys, JobPtr ctx,
   JobActors a;
   const int parsers = std::clamp(ctx->spec.parsers, 1, 4);
   a.writer = spawn_writer(sys, ctx, coordinator);
-  a.splitter = spawn_splitter(sys, ctx, pool, a.writer, coordinator);
-  a.database = spawn_database(sys, ctx, std::move(registry), pool, a.splitter, a.writer,
-                              coordinator, build_threads);
-  a.sorter = spawn_sorter(sys, ctx, a.splitter, a.writer, coordinator, a.database);
+  a.database =
+      spawn_database(sys, ctx, std::move(registry), pool, a.writer, coordinator, build_threads);
+  a.sorter = spawn_sorter(sys, ctx, a.writer, coordinator, a.database);
+  a.splitter = spawn_splitter(sys, ctx, a.sorter, pool, a.writer, coordinator);
   for (int i = 0; i < parsers; ++i)
     a.parsers.push_back(spawn_parser(sys, ctx, a.sorter, coordinator));
   a.reader = spawn_reader(sys, ctx, a.parsers, a.sorter, a.writer, coordinator);

@@ -1,23 +1,29 @@
 // The actors of one job and how they are wired (internal to ionflow_actors; CAF translation units
 // only). One stage per file, each with its spawn_* below:
 //
-//   database (detached, database.cpp) --- IndexReady ----------------------------.
-//        ^  reads the FASTA, builds the peptide (and fragment) index               |
-//        |  QueryMasses (narrow windows: the index of what the queries reach)      v
-//   reader -> parsers -> sorter ----------------------------------------------> splitter
-//   (reader.cpp) (parser.cpp, 1..4) (sorter.cpp)      (splitter.cpp) -> scorer pool -> scorers
-//                                                                      (scorer_pool.cpp, shared)
+//   database (detached, database.cpp): reads the FASTA, digests it or builds the whole index
+//        ^ IndexOpen, IndexRequest (a sorted run's query masses) / IndexReady (part registered)
+//        |
+//   reader -> parsers -> sorter <-- NextChunk / QueryChunk -- splitter -> scorer pool -> scorers
+//   (reader.cpp) (parser.cpp, 1..4) (sorter.cpp)               (splitter.cpp) (scorer_pool.cpp)
 //   splitter -> writer (writer.cpp): PsmBatches, then results.tsv ... results.json
 //   every stage -> StageReport -> writer; failures -> JobFailure -> coordinator
 //   coordinator: SearchRuntime::run (search_runtime.cpp): validate, spawn, wait, clean up.
 //
+// Reading overlaps scoring: the sorter cuts the queries into sorted runs as they arrive
+// (io/run_queue.hpp) and serves a run's chunks as soon as its peptide index is registered — the
+// whole database's, or (narrow windows) one selected for the run's own queries, built while the
+// run before it is scored (IndexPlan, messages/job_events.hpp). Results never depend on runs,
+// chunks, scorers or parsers (the writer orders every PSM by spectrum; tests/actors).
 // Every hop is one typed message (messages/*.hpp) sent with request(...).then(...) and an
 // explicit in-flight bound: the reader holds at most JobSpec::max_blocks_in_flight
 // unacknowledged ByteBlocks (a parser acknowledges once the sorter took the block's queries),
-// the splitter at most max_chunks_in_flight QueryChunks (0 = 2 * scorers). No request waits
-// forever: every request carries a timeout (see kBlockTimeout etc.).
+// the splitter one NextChunk and at most max_chunks_in_flight QueryChunks (0 = 2 * scorers), the
+// sorter at most two index requests. No request waits forever: every request carries a timeout
+// (see kBlockTimeout etc.).
 // Memory stays flat in the number of queries: the sorter spills sorted runs beyond
-// JobSpec::sorter_memory_budget_bytes, and the writer spills each arriving PsmBatch at once
+// JobSpec::sorter_memory_budget_bytes, a run's index part is released once its last chunk is
+// back (JobContext::release_index_part), and the writer spills each arriving PsmBatch at once
 // (io/job_psms.hpp, io/psm_spill.hpp), releases the job's peptide index once the last chunk
 // is in (JobContext::release_index) and finalizes on compact facts (scoring/psm_facts.hpp)
 // before writing every format from a merge of the spill.
@@ -41,8 +47,10 @@ namespace ionflow {
 
 // Timeouts of the requests between stages. Generous: they only turn a hung peer into an error.
 // (caf::duration in 0.17 takes seconds and finer units only.)
-inline constexpr std::chrono::seconds kBlockTimeout{30 * 60};    // reader -> parser -> sorter
-inline constexpr std::chrono::seconds kSorterTimeout{30 * 60};   // splitter -> sorter (merge)
+inline constexpr std::chrono::seconds kBlockTimeout{30 * 60};  // reader -> parser -> sorter
+// splitter -> sorter: waits for the next run's queries and index (reading, an index build)
+inline constexpr std::chrono::seconds kSorterTimeout{8 * 3600};
+inline constexpr std::chrono::seconds kIndexTimeout{8 * 3600};   // sorter -> database, one build
 inline constexpr std::chrono::seconds kScorerTimeout{2 * 3600};  // pool -> scorer, one chunk
 inline constexpr std::chrono::seconds kPoolTimeout{8 * 3600};    // splitter -> pool, retries
 // A chunk whose scoring raised an error this often (on different scorers) fails the job; one
@@ -67,23 +75,24 @@ caf::actor spawn_reader(caf::actor_system& sys, JobPtr ctx, std::vector<caf::act
 // Replies BlockAck to each ByteBlock once the sorter took its queries; StageReport to InputDone.
 caf::actor spawn_parser(caf::actor_system& sys, JobPtr ctx, caf::actor sorter,
                         caf::actor coordinator);
-// Takes QueryBatch (reply: queries held); on InputDone sends QueryMasses to `database` and
-// SortedReady to `splitter`; serves NextQueries; its StageReport goes to `writer`.
-caf::actor spawn_sorter(caf::actor_system& sys, JobPtr ctx, caf::actor splitter, caf::actor writer,
+// Takes QueryBatch (reply: queries held) and InputDone; asks `database` for each sorted run's
+// index (IndexOpen, IndexRequest); answers NextChunk with the next planned chunk; its StageReport
+// goes to `writer` once it is drained.
+caf::actor spawn_sorter(caf::actor_system& sys, JobPtr ctx, caf::actor writer,
                         caf::actor coordinator, caf::actor database);
-// Waits for IndexReady and SortedReady, then pulls chunks from the sorter and sends them to
-// `pool`; each PsmBatch and finally its StageReport and ChunksDone go to `writer`.
-caf::actor spawn_splitter(caf::actor_system& sys, JobPtr ctx, caf::actor pool, caf::actor writer,
-                          caf::actor coordinator);
+// Pulls chunks from `sorter` (NextChunk) and sends them to `pool`; each PsmBatch and finally its
+// StageReport and ChunksDone go to `writer`.
+caf::actor spawn_splitter(caf::actor_system& sys, JobPtr ctx, caf::actor sorter, caf::actor pool,
+                          caf::actor writer, caf::actor coordinator);
 // Spills PsmBatches; once every chunk and the StageReports of database, reader, sorter and
 // splitter are in, writes the result files and sends the JobSummary to `coordinator`.
 caf::actor spawn_writer(caf::actor_system& sys, JobPtr ctx, caf::actor coordinator);
-// Loads the FASTA at once, registers the job's scoring context in `registry` (the index, its
-// fragment prefilter) and sends IndexReady to `splitter` and its StageReport to `writer`; a
-// narrow-window job's index waits for the sorter's QueryMasses. `build_threads` build it.
+// Loads the FASTA at once; answers IndexOpen and each IndexRequest once the index part is
+// registered in `registry` (the scoring context: the index, an open search's fragment
+// prefilter); its StageReport goes to `writer` with the last part. `build_threads` build.
 caf::actor spawn_database(caf::actor_system& sys, JobPtr ctx, std::shared_ptr<JobRegistry> registry,
-                          caf::actor pool, caf::actor splitter, caf::actor writer,
-                          caf::actor coordinator, int build_threads);
+                          caf::actor pool, caf::actor writer, caf::actor coordinator,
+                          int build_threads);
 
 struct JobActors {
   caf::actor database;

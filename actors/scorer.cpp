@@ -1,7 +1,8 @@
 // A scorer: scores each QueryChunk of any job with the job's SpectrumScorer over its shared,
 // read-only PeptideIndex, looked up by job key in a JobRegistry (see pipeline.hpp). The same
 // actor scores in the coordinator's pool (actors/scorer_pool.cpp) and on a remote scorer node
-// (actors/scorer_node.cpp), each with its own registry. It checks the job's stop flag
+// (actors/scorer_node.cpp), each with its own registry; each chunk names the part of the job's
+// index it is scored against (QueryChunk::part). It checks the job's stop flag
 // (JobScoring::stop) between queries, so a cancelled or failed job's chunks stop within one
 // query instead of being scored to the end.
 #include <caf/all.hpp>
@@ -18,10 +19,13 @@
 namespace ionflow {
 namespace {
 
-// A job as one scorer knows it: the JobScoring looked up at the job's first chunk (kept, so
-// that chunks still queued after the job ended see its stop flag) and a SpectrumScorer holding
-// the job's shared, read-only PeptideIndex.
+// A job as one scorer knows it: the JobScoring of the part of its index the last chunk named,
+// looked up at the part's first chunk here (kept, so that chunks still queued after the job
+// ended see its stop flag), and a SpectrumScorer holding that shared, read-only PeptideIndex.
+// A chunk of another part replaces both (a job indexed per sorted run sends its parts in
+// order).
 struct ScorerJob {
+  uint32_t part = 0;
   std::shared_ptr<const JobScoring> scoring;
   std::unique_ptr<SpectrumScorer> scorer;
 };
@@ -41,16 +45,21 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
         auto& st = self->state;
         BusyTimer timer;
         auto it = st.jobs.find(chunk.job);
+        if (it != st.jobs.end() && it->second.part != chunk.part) {
+          st.jobs.erase(it);
+          it = st.jobs.end();
+        }
         if (it == st.jobs.end()) {
-          std::shared_ptr<const JobScoring> job = st.registry->find(chunk.job);
+          std::shared_ptr<const JobScoring> job = st.registry->find(chunk.job, chunk.part);
           if (!job) {
             return caf::make_error(caf::sec::runtime_error,
-                                   "job " + std::to_string(chunk.job) + " is not registered");
+                                   "job " + std::to_string(chunk.job) + " part " +
+                                       std::to_string(chunk.part) + " is not registered");
           }
           try {
             auto scorer = std::make_unique<SpectrumScorer>(job->index, job->params, job->fragments,
                                                            job->fragment_slices);
-            it = st.jobs.emplace(chunk.job, ScorerJob{job, std::move(scorer)}).first;
+            it = st.jobs.emplace(chunk.job, ScorerJob{chunk.part, job, std::move(scorer)}).first;
           } catch (const std::exception& e) {
             return caf::make_error(caf::sec::runtime_error, std::string(e.what()));
           }
@@ -78,7 +87,13 @@ caf::behavior scorer_actor(ScorerActor* self, std::shared_ptr<JobRegistry> regis
         batch.scorer_busy_seconds = timer.seconds();
         return batch;
       },
-      [self](ForgetJob& forget) { self->state.jobs.erase(forget.job); },
+      [self](ForgetJob& forget) {
+        auto& jobs = self->state.jobs;
+        auto it = jobs.find(forget.job);
+        if (it != jobs.end() && (forget.part == kAllParts || forget.part == it->second.part)) {
+          jobs.erase(it);
+        }
+      },
   };
 }
 

@@ -167,7 +167,11 @@ caf::behavior node_actor(NodeActor* self, ScorerNodeOptions options, caf::actor 
         return promise;
       },
       [self](ForgetJob& forget) {
-        self->state.registry->remove(forget.job);
+        if (forget.part == kAllParts) {
+          self->state.registry->remove(forget.job);
+        } else {
+          self->state.registry->remove(forget.job, forget.part);
+        }
         for (const caf::actor& s : self->state.scorers) self->send(s, forget);
       },
   };

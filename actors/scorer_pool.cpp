@@ -217,8 +217,11 @@ void pool_set_up_node(PoolActor* self, RemoteNode& node, uint64_t job,
 
 // A remote node with a free scorer that is ready for `job` (asking idle nodes to set the job
 // up on the way); nullptr if none.
-RemoteNode* pool_pick_remote(PoolActor* self, uint64_t job) {
+RemoteNode* pool_pick_remote(PoolActor* self, uint64_t job, uint32_t part) {
   auto& st = self->state;
+  // Nodes rebuild a job's index once (RemoteJobSetup): only a job with one part (part 0) is
+  // scored remotely (IndexPlan::kAllQueries or kWhole; messages/job_events.hpp).
+  if (part != 0) return nullptr;
   std::shared_ptr<const JobScoring> scoring;
   bool looked_up = false;
   for (auto& [addr, node] : st.remote) {
@@ -250,7 +253,7 @@ bool pool_try_send(PoolActor* self, uint64_t id) {
     pool_send(self, id, pending, s);
     return true;
   }
-  if (RemoteNode* node = pool_pick_remote(self, pending.chunk.job)) {
+  if (RemoteNode* node = pool_pick_remote(self, pending.chunk.job, pending.chunk.part)) {
     ++node->load;
     pool_send(self, id, pending, node->handle);
     return true;
@@ -330,6 +333,7 @@ void pool_lose_node(PoolActor* self, const caf::actor_addr& addr, const caf::err
 void pool_forget(PoolActor* self, const ForgetJob& forget) {
   auto& st = self->state;
   for (const caf::actor& s : st.scorers) self->send(s, forget);
+  if (forget.part != kAllParts) return;  // parts other than 0 never reach a node
   for (auto& [addr, node] : st.remote) {
     if (node.jobs.erase(forget.job) > 0) self->send(node.handle, forget);
   }

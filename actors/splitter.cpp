@@ -1,10 +1,12 @@
-// The splitter: once the index is ready (IndexReady) and the queries sorted (SortedReady), pulls
-// the planned chunks from the sorter and sends them to the scorer pool, at most
-// max_chunks_in_flight at a time; passes each PsmBatch to the writer, then its StageReport and
+// The splitter: pulls chunks from the sorter (NextChunk: the sorter answers once a chunk of a run
+// whose index is registered is ready) and sends them to the scorer pool, at most
+// max_chunks_in_flight at a time; passes each PsmBatch to the writer, releases each part of a
+// job indexed per sorted run once its last chunk is back, then sends its StageReport and
 // ChunksDone (see pipeline.hpp).
 #include <caf/all.hpp>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "actors/pipeline.hpp"
@@ -16,17 +18,16 @@ namespace {
 struct SplitterState {
   static inline const char* name = "ionflow.splitter";
   JobPtr ctx;
-  caf::actor pool, writer, coordinator, sorter;
-  bool index_ready = false;
-  bool sorted_ready = false;
+  caf::actor sorter, pool, writer, coordinator;
   bool pulling = false;
   bool exhausted = false;
   bool finished = false;
   bool failed = false;
+  bool scoring = false;  // a chunk was dispatched (progress stage)
   uint64_t next_seq = 0;
-  std::vector<uint32_t> chunk_queries;  // the sorter's chunk plan (SortedReady)
-  size_t next_chunk = 0;                // in chunk_queries
   uint32_t in_flight = 0;
+  std::map<uint32_t, uint32_t> part_in_flight;  // index part -> chunks at the pool
+  uint32_t current_part = 0;                    // of the last chunk from the sorter
   uint64_t chunks_done = 0;
   uint64_t queries_scored = 0;
   StageStats splitter_stats, scorer_stats;
@@ -45,6 +46,19 @@ uint32_t max_chunks_in_flight(const SplitterState& st) {
   uint32_t limit = st.ctx->spec.max_chunks_in_flight;
   if (limit == 0) limit = 2 * static_cast<uint32_t>(std::max(1, st.ctx->scorer_count()));
   return limit;
+}
+
+// Releases the parts before the current one that have no chunk at the pool: the sorter serves
+// the parts in order, so none of their chunks will come again.
+void splitter_release_parts(SplitterState& st) {
+  for (auto it = st.part_in_flight.begin(); it != st.part_in_flight.end();) {
+    if (it->first < st.current_part && it->second == 0) {
+      st.ctx->release_index_part(it->first);
+      it = st.part_in_flight.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void splitter_pump(SplitterActor* self);
@@ -66,12 +80,15 @@ void splitter_maybe_finish(SplitterActor* self) {
 void splitter_dispatch(SplitterActor* self, QueryChunk chunk) {
   auto& st = self->state;
   ++st.in_flight;
-  uint64_t seq = chunk.seq;
+  ++st.part_in_flight[chunk.part];
+  const uint64_t seq = chunk.seq;
+  const uint32_t part = chunk.part;
   self->request(st.pool, kPoolTimeout, std::move(chunk))
       .then(
-          [self](PsmBatch& batch) {
+          [self, part](PsmBatch& batch) {
             auto& st = self->state;
             --st.in_flight;
+            --st.part_in_flight[part];
             if (st.failed) return;
             ++st.chunks_done;
             st.queries_scored += batch.queries_scored;
@@ -92,6 +109,7 @@ void splitter_dispatch(SplitterActor* self, QueryChunk chunk) {
               p.queries_scored = scored;
             });
             self->send(st.writer, std::move(batch));
+            splitter_release_parts(st);
             splitter_pump(self);
             splitter_maybe_finish(self);
           },
@@ -104,27 +122,30 @@ void splitter_dispatch(SplitterActor* self, QueryChunk chunk) {
 
 void splitter_pump(SplitterActor* self) {
   auto& st = self->state;
-  if (!st.index_ready || !st.sorted_ready || st.pulling || st.exhausted || st.failed) return;
+  if (st.pulling || st.exhausted || st.failed) return;
   if (st.ctx->aborted || st.ctx->cancel_requested()) return;
   if (st.in_flight >= max_chunks_in_flight(st)) return;
   st.pulling = true;
-  // After the plan, one more request: its empty reply is what ends the sorter (and would
-  // catch queries the plan did not count, sent on one by one).
-  const uint32_t chunk_size =
-      st.next_chunk < st.chunk_queries.size() ? st.chunk_queries[st.next_chunk++] : 1;
-  self->request(st.sorter, kSorterTimeout, NextQueries{st.ctx->key, chunk_size})
+  self->request(st.sorter, kSorterTimeout, NextChunk{st.ctx->key})
       .then(
-          [self, chunk_size](QueryBatch& batch) {
+          [self](QueryChunk& chunk) {
             auto& st = self->state;
             st.pulling = false;
             if (st.failed) return;
             BusyTimer timer;
-            if (batch.queries.size() < chunk_size) st.exhausted = true;
-            if (!batch.queries.empty()) {
+            if (chunk.queries.empty()) {
+              st.exhausted = true;
+            } else {
               st.splitter_stats.items += 1;
-              QueryChunk chunk{st.ctx->key, st.next_seq++, std::move(batch.queries)};
+              chunk.seq = st.next_seq++;
+              if (!st.scoring) {
+                st.scoring = true;
+                st.ctx->update_progress([](JobProgress& p) { p.stage = "scoring"; }, true);
+              }
+              st.current_part = std::max(st.current_part, chunk.part);
               note_busy(st.splitter_stats, *st.ctx, timer);
               splitter_dispatch(self, std::move(chunk));
+              splitter_release_parts(st);
             }
             splitter_pump(self);
             splitter_maybe_finish(self);
@@ -135,47 +156,24 @@ void splitter_pump(SplitterActor* self) {
           });
 }
 
-caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor pool, caf::actor writer,
-                             caf::actor coordinator) {
+caf::behavior splitter_actor(SplitterActor* self, JobPtr ctx, caf::actor sorter, caf::actor pool,
+                             caf::actor writer, caf::actor coordinator) {
   auto& st = self->state;
   st.ctx = std::move(ctx);
+  st.sorter = std::move(sorter);
   st.pool = std::move(pool);
   st.writer = std::move(writer);
   st.coordinator = std::move(coordinator);
-  return {
-      [self](IndexReady&) {
-        auto& st = self->state;
-        st.index_ready = true;
-        if (st.sorted_ready) {
-          st.ctx->update_progress([](JobProgress& p) { p.stage = "scoring"; }, true);
-        }
-        splitter_pump(self);
-      },
-      [self](SortedReady& sorted) {
-        auto& st = self->state;
-        st.sorter = caf::actor_cast<caf::actor>(self->current_sender());
-        st.sorted_ready = true;
-        st.chunk_queries = std::move(sorted.chunk_queries);
-        const uint64_t chunks = st.chunk_queries.size();
-        // Every query is read: scoring, or still waiting for the peptide (and fragment) index.
-        const char* stage = st.index_ready ? "scoring" : "indexing";
-        st.ctx->update_progress(
-            [chunks, stage](JobProgress& p) {
-              p.chunks_total = chunks;
-              p.stage = stage;
-            },
-            true);
-        splitter_pump(self);
-      },
-  };
+  splitter_pump(self);
+  return {[](InputDone&) {}};  // never sent; the splitter is driven by its request replies
 }
 
 }  // namespace
 
-caf::actor spawn_splitter(caf::actor_system& sys, JobPtr ctx, caf::actor pool, caf::actor writer,
-                          caf::actor coordinator) {
-  return sys.spawn(splitter_actor, std::move(ctx), std::move(pool), std::move(writer),
-                   std::move(coordinator));
+caf::actor spawn_splitter(caf::actor_system& sys, JobPtr ctx, caf::actor sorter, caf::actor pool,
+                          caf::actor writer, caf::actor coordinator) {
+  return sys.spawn(splitter_actor, std::move(ctx), std::move(sorter), std::move(pool),
+                   std::move(writer), std::move(coordinator));
 }
 
 }  // namespace ionflow

@@ -1,7 +1,8 @@
 // The scorer interface, message-based so that a scorer on another machine could join:
-//   QueryChunk  splitter -> scorer pool -> scorer: JobSpec::chunk_size queries (the last chunk
-//               may hold fewer), consecutive in the sorter's order (precursor neutral mass).
-//               `seq` numbers chunks 0, 1, 2, ... per job.
+//   QueryChunk  splitter -> scorer pool -> scorer: at most JobSpec::chunk_size queries,
+//               consecutive in one of the sorter's sorted runs (ascending precursor neutral
+//               mass). `seq` numbers chunks 0, 1, 2, ... per job; `part` names the run's index
+//               (the job's JobRegistry entry it is scored against: IndexPlan, job_events.hpp).
 //   PsmBatch    the reply: the ranked PSMs of every query of the chunk, in query order, plus the
 //               scorer's busy time for the job's stage statistics.
 // A scorer needs the job's PeptideIndex and SearchParameters; local scorers find them by `job`
@@ -20,6 +21,7 @@ namespace ionflow {
 struct QueryChunk {
   uint64_t job = 0;
   uint64_t seq = 0;
+  uint32_t part = 0;
   std::vector<Query> queries;
 };
 

@@ -50,6 +50,9 @@ struct JobSpec {
   // Index every peptide even when the windows are narrow (not a job key: for tests and
   // benchmarks; a narrow search otherwise indexes only what its queries reach).
   bool whole_index = false;
+  // The sorter cuts a run for a waiting splitter from this many held queries (not a job key: for
+  // tests; actors/sorter.cpp). Below it a job is one run, scored once every query is read.
+  uint32_t min_run_queries = 4096;
   std::vector<std::string> output_formats = {"tsv"};  // tsv, mzid, pepxml, pin
   bool zstd = false;                                  // compress result files with zstd
   int priority = 0;                                   // service scheduling, higher first

@@ -2,8 +2,10 @@
 //   StageReport  a stage's statistics and counts at its end (reader with the merged parser
 //                reports, sorter, splitter with the scorers' busy time) -> writer, which merges
 //                them into the JobSummary. `from` is the sender (messages/stage.hpp).
-//   IndexReady   database -> splitter: the job's PeptideIndex is registered; chunks may be
-//                dispatched (the database's statistics go to the writer in its StageReport).
+//   IndexReady   database -> sorter, the reply to IndexOpen and IndexRequest: the index of
+//                `part` is registered (JobRegistry, actors/job_context.hpp); chunks of it may be
+//                dispatched. `plan` says how the job's index is made (IndexPlan). The database's
+//                statistics go to the writer in its StageReport.
 //   ChunksDone   splitter -> writer: every chunk was scored and sent; `chunks` is their number.
 //   JobFailure   any stage -> coordinator: the job must end; `message` names the file and byte
 //                offset or line where known. The coordinator stops the job and throws JobError.
@@ -39,8 +41,18 @@ struct StageReport {
   std::map<std::string, ScorerNodeStats> scorer_nodes;  // splitter: see JobSummary
 };
 
+// How a job's queries meet its peptide index.
+enum class IndexPlan : uint8_t {
+  kWhole,       // one index of the whole database (part 0), built as the job starts
+  kPerRun,      // narrow windows: each sorted run of queries gets the index of its windows
+  kAllQueries,  // narrow windows with remote scorer nodes (each rebuilds the index once): one
+                // index (part 0) of every query's windows, after the last query
+};
+
 struct IndexReady {
   uint64_t job = 0;
+  uint32_t part = 0;
+  IndexPlan plan = IndexPlan::kWhole;
 };
 
 struct ChunksDone {

@@ -16,9 +16,9 @@ void register_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<BlockAck>("ionflow::BlockAck");
   cfg.add_message_type<QueryBatch>("ionflow::QueryBatch");
   cfg.add_message_type<InputDone>("ionflow::InputDone");
-  cfg.add_message_type<SortedReady>("ionflow::SortedReady");
-  cfg.add_message_type<QueryMasses>("ionflow::QueryMasses");
-  cfg.add_message_type<NextQueries>("ionflow::NextQueries");
+  cfg.add_message_type<IndexOpen>("ionflow::IndexOpen");
+  cfg.add_message_type<IndexRequest>("ionflow::IndexRequest");
+  cfg.add_message_type<NextChunk>("ionflow::NextChunk");
   cfg.add_message_type<QueryChunk>("ionflow::QueryChunk");
   cfg.add_message_type<PsmBatch>("ionflow::PsmBatch");
   cfg.add_message_type<StageReport>("ionflow::StageReport");

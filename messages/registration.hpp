@@ -108,8 +108,8 @@ typename Inspector::result_type inspect(Inspector& f, JobSpec& x) {
            x.output_directory, x.search, x.licensed_cores, x.scorers, x.parsers, x.chunk_size,
            x.block_size_bytes, x.max_blocks_in_flight, x.max_chunks_in_flight,
            x.sorter_memory_budget_bytes, x.temp_directory, x.fragment_index_budget_bytes,
-           x.max_memory_bytes, x.index_cache_directory, x.whole_index, x.output_formats, x.zstd,
-           x.priority, x.effective_parameters_json);
+           x.max_memory_bytes, x.index_cache_directory, x.whole_index, x.min_run_queries,
+           x.output_formats, x.zstd, x.priority, x.effective_parameters_json);
 }
 
 template <class Inspector>
@@ -161,23 +161,24 @@ typename Inspector::result_type inspect(Inspector& f, InputDone& x) {
 }
 
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, SortedReady& x) {
-  return f(caf::meta::type_name("ionflow::SortedReady"), x.job, x.chunk_queries);
+typename Inspector::result_type inspect(Inspector& f, IndexOpen& x) {
+  return f(caf::meta::type_name("ionflow::IndexOpen"), x.job);
 }
 
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, QueryMasses& x) {
-  return f(caf::meta::type_name("ionflow::QueryMasses"), x.job, x.neutral_masses_da);
+typename Inspector::result_type inspect(Inspector& f, IndexRequest& x) {
+  return f(caf::meta::type_name("ionflow::IndexRequest"), x.job, x.part, x.neutral_masses_da,
+           x.last);
 }
 
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, NextQueries& x) {
-  return f(caf::meta::type_name("ionflow::NextQueries"), x.job, x.max_count);
+typename Inspector::result_type inspect(Inspector& f, NextChunk& x) {
+  return f(caf::meta::type_name("ionflow::NextChunk"), x.job);
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, QueryChunk& x) {
-  return f(caf::meta::type_name("ionflow::QueryChunk"), x.job, x.seq, x.queries);
+  return f(caf::meta::type_name("ionflow::QueryChunk"), x.job, x.seq, x.part, x.queries);
 }
 
 template <class Inspector>
@@ -196,7 +197,7 @@ typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, IndexReady& x) {
-  return f(caf::meta::type_name("ionflow::IndexReady"), x.job);
+  return f(caf::meta::type_name("ionflow::IndexReady"), x.job, x.part, x.plan);
 }
 
 template <class Inspector>
@@ -216,7 +217,7 @@ typename Inspector::result_type inspect(Inspector& f, ResizePool& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, ForgetJob& x) {
-  return f(caf::meta::type_name("ionflow::ForgetJob"), x.job);
+  return f(caf::meta::type_name("ionflow::ForgetJob"), x.job, x.part);
 }
 
 }  // namespace ionflow

@@ -23,8 +23,8 @@
 namespace ionflow {
 
 // Bumped whenever a message above or QueryChunk/PsmBatch changes shape (2: Query carries
-// charges_tried).
-inline constexpr uint32_t kScorerProtocolVersion = 2;
+// charges_tried; 3: QueryChunk carries its index part).
+inline constexpr uint32_t kScorerProtocolVersion = 3;
 
 struct ScorerNodeHello {
   uint32_t protocol_version = kScorerProtocolVersion;

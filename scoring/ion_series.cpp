@@ -74,6 +74,19 @@ bool is_n_terminal(IonType t) {
 
 }  // namespace
 
+void ion_neutral_masses(const ModifiedResidues& residues, IonType type, double* out) {
+  const size_t n = residues.residue_da.size();
+  const double* residue = residues.residue_da.data();
+  const int t = static_cast<int>(type);
+  if (is_n_terminal(type)) {
+    double sum = residues.n_term_da + kNeutralOffset[t];
+    for (size_t i = 1; i < n; ++i) out[i - 1] = sum += residue[i - 1];
+  } else {
+    double sum = residues.c_term_da + kNeutralOffset[t];
+    for (size_t i = 1; i < n; ++i) out[i - 1] = sum += residue[n - i];
+  }
+}
+
 void fragment_ions(const ModifiedResidues& residues, IonTypes types, int max_fragment_charge,
                    std::vector<Fragment>& out) {
   const size_t n = residues.residue_da.size();
@@ -90,18 +103,12 @@ void fragment_ions(const ModifiedResidues& residues, IonTypes types, int max_fra
   Fragment* write = out.data();
   thread_local std::vector<double> neutral;  // neutral fragment masses of one type, i = 1..n-1
   neutral.resize(per_run);
-  const double* residue = residues.residue_da.data();
   for (int t = 0; t < kIonTypeCount; ++t) {
     const IonType type = static_cast<IonType>(t);
     if (!types.has(type)) continue;
-    const bool n_term = is_n_terminal(type);
     // The same additions in the same order as one running sum per charge, so every m/z is
     // the same double as before.
-    double sum = (n_term ? residues.n_term_da : residues.c_term_da) + kNeutralOffset[t];
-    for (size_t i = 1; i < n; ++i) {
-      sum += n_term ? residue[i - 1] : residue[n - i];
-      neutral[i - 1] = sum;
-    }
+    ion_neutral_masses(residues, type, neutral.data());
     for (int z = 1; z <= max_fragment_charge; ++z) {
       const double proton_da = z * mass::kProton;
       for (size_t i = 1; i < n; ++i) {

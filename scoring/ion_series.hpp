@@ -64,6 +64,11 @@ void modified_residue_masses(const Peptide& peptide, const std::vector<Modificat
 void fragment_ions(const ModifiedResidues& residues, IonTypes types, int max_fragment_charge,
                    std::vector<Fragment>& out);
 
+// The neutral masses (Da) of `type`'s fragments of ordinals 1..n−1 into out[0, n−1), n =
+// residues.residue_da.size() >= 2: the running sums to which fragment_ions() adds each charge's
+// protons (m/z = (M + z·p) / z; at z = 1, M + p). The same additions in the same order.
+void ion_neutral_masses(const ModifiedResidues& residues, IonType type, double* out);
+
 // The precursor charge's fragment charge limit: `configured` when > 0, else max(1, z − 1)
 // (SearchParameters::max_fragment_charge convention).
 inline int fragment_charge_limit(int precursor_charge, int configured) {

@@ -35,6 +35,7 @@ void PeakTable::prepare(const std::vector<Peak>& peaks, const Tolerance& fragmen
   intensities_.resize(peaks.size() + 1);
   for (size_t i = 0; i < peaks.size(); ++i) intensities_[i] = peaks[i].intensity;
   intensities_[peaks.size()] = 0.0f;
+  intensity_units_.assign(intensities_.data(), peaks.size());  // units[none_] = 0
   for (size_t i = 0; i < peaks.size(); ++i) {
     const double mz = peaks[i].mz;
     // Fragment m/z f sees this peak when f + lower <= mz <= f + upper.
@@ -71,9 +72,53 @@ const Peak* PeakTable::scan(double mz) const {
   return best;
 }
 
+// match()'s table path with the intensities summed as integers: the same FragmentMatches (the
+// exact sum is the double sum in fragment order, exact_units.hpp). With `with_ppm` the matched
+// fragments' ppm errors are added in fragment order, as the scan path adds them.
+template <bool kWithPpm>
+FragmentMatches PeakTable::match_exact(const std::vector<Fragment>& fragments) const {
+  FragmentMatches m;
+  const uint16_t* cells = cells_.data();
+  const double last_cell = static_cast<double>(cells_.size() - 1);
+  const double inverse = inverse_cell_width_;
+  const int64_t* units = intensity_units_.data();
+  const Peak* peaks = peaks_->data();
+  const uint16_t none = none_;
+  int64_t summed = 0;
+  double summed_ppm = 0.0;
+  const Fragment* f = fragments.data();
+  const Fragment* const end = f + fragments.size();
+  while (f != end) {
+    // One run of one ion type (fragment_ions writes each type's fragments together).
+    const IonType type = f->type;
+    int run = 0;
+    for (; f != end && f->type == type; ++f) {
+      const double x = f->mz * inverse;
+      uint16_t v = cells[static_cast<size_t>(x >= 0.0 && x < last_cell ? x : last_cell)];
+      if (v == kAmbiguous) [[unlikely]] {
+        const Peak* p = scan(f->mz);
+        v = p == nullptr ? none : static_cast<uint16_t>(p - peaks);
+      }
+      summed += units[v];
+      run += v != none;
+      if constexpr (kWithPpm) {
+        if (v != none) summed_ppm += std::abs(peaks[v].mz - f->mz) / f->mz * 1e6;
+      }
+    }
+    m.matched[static_cast<int>(type)] += run;
+    m.total_matched += run;
+  }
+  m.summed_intensity = intensity_units_.to_double(summed);
+  m.summed_abs_ppm = summed_ppm;
+  return m;
+}
+
 FragmentMatches PeakTable::match(const std::vector<Fragment>& fragments, bool with_ppm) const {
   FragmentMatches m;
   if (peaks_ == nullptr) return m;
+  if (use_table_ && intensity_units_.exact_for(fragments.size())) {
+    return with_ppm ? match_exact<true>(fragments) : match_exact<false>(fragments);
+  }
   if (use_table_ && !with_ppm) {
     // The table path of best() without its branches: an m/z outside the table (negative, NaN,
     // above the last peak's reach) reads the last cell, which is none_; none_ adds intensity 0

@@ -181,20 +181,22 @@ struct NullPool {
   }
 };
 
-// A selectable digest: makes the records of the peptide ranges, keeping (with a selection) only
-// those whose sequence has a form the selection contains or is in the null pool. Both tests
-// depend only on the sequence (I = L), so a sequence's records are kept or dropped together.
-// Frees the ranges.
-void make_selected_records(DigestedDatabase::Impl& im, const PrecursorSelection* selection,
+// A selectable digest: makes the records of the peptide ranges into `slices` (one vector per
+// digest slice), keeping (with a selection) only those whose sequence has a form the selection
+// contains or is in the null pool. Both tests depend only on the sequence (I = L), so a
+// sequence's records are kept or dropped together. The ranges stay (see free_ranges).
+void make_selected_records(const DigestedDatabase::Impl& im, const PrecursorSelection* selection,
                            const Residues& residues, const NullPool& null_pool, int threads,
-                           const std::atomic<bool>* cancel) {
+                           const std::atomic<bool>* cancel,
+                           std::vector<std::vector<Record>>& slices) {
+  slices.resize(im.peptides.size());
   const FormMassShifts& shifts = im.shifts;
   const bool reverse_peptides =
       im.params.database.decoy_generation == DecoyGeneration::kReversePeptide;
   parallel_tasks(threads, im.peptides.size(), [&](size_t s) {
     std::vector<double> mass_prefix;
     std::vector<uint64_t> eligible_prefix;
-    std::vector<Record>& records = im.slices[s];
+    std::vector<Record>& records = slices[s];
     const std::vector<DigestedPeptideRange>& ranges = im.peptides[s];
     const auto [first_protein, last_protein] = im.slice_proteins[s];
     size_t k = 0;
@@ -223,6 +225,9 @@ void make_selected_records(DigestedDatabase::Impl& im, const PrecursorSelection*
       }
     }
   });
+}
+
+void free_ranges(DigestedDatabase::Impl& im) {
   std::vector<std::vector<DigestedPeptideRange>>().swap(im.peptides);
   std::vector<std::vector<uint32_t>>().swap(im.peptides_end);
 }
@@ -546,24 +551,20 @@ void sort_by_mass(Columns& columns, int threads) {
   columns.peptides = std::move(sorted);
 }
 
-}  // namespace
-
-std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digested,
-                                                        const PrecursorSelection* selection,
-                                                        const std::atomic<bool>* cancel,
-                                                        PeptideIndexLimits limits) {
-  DigestedDatabase::Impl& im = *digested.impl_;
-  const DatabaseParameters& db = im.params.database;
+// Steps 2-4 on the records of `slices` (consumed), whose residues `residues` borrows from the
+// digest's proteins: the index without its proteins (the caller moves or copies them in).
+std::shared_ptr<PeptideIndex> build_from_records(std::vector<std::vector<Record>>& slices,
+                                                 const Residues& residues,
+                                                 const DatabaseParameters& db,
+                                                 const NullPool& null_pool,
+                                                 const std::atomic<bool>* cancel,
+                                                 PeptideIndexLimits limits) {
   const ModificationPlacer placer(db.fixed_modifications, db.variable_modifications,
                                   db.max_variable_modifications);
   auto index = std::make_shared<PeptideIndex>();
   index->modifications = placer.modifications();
   const int threads = std::max(1, limits.threads);
-  const Residues residues(im.proteins);
-  const NullPool null_pool{null_pool_stride(im.occurrences)};
-  if (im.selectable) make_selected_records(im, selection, residues, null_pool, threads, cancel);
-
-  std::vector<Record> records = sort_occurrences(im.slices, residues, threads);
+  std::vector<Record> records = sort_occurrences(slices, residues, threads);
   Columns columns;
   {
     const GroupPass groups(records, residues, placer, db, threads, cancel);
@@ -581,10 +582,47 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
   records.shrink_to_fit();
 
   sort_by_mass(columns, threads);
-  index->proteins = std::move(im.proteins);
   index->adopt_built_columns(std::move(columns.masses), std::move(columns.peptides),
                              std::move(columns.residues), std::move(columns.placed),
                              std::move(columns.occurrences));
+  return index;
+}
+
+}  // namespace
+
+std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digested,
+                                                        const PrecursorSelection* selection,
+                                                        const std::atomic<bool>* cancel,
+                                                        PeptideIndexLimits limits) {
+  DigestedDatabase::Impl& im = *digested.impl_;
+  const Residues residues(im.proteins);
+  const NullPool null_pool{null_pool_stride(im.occurrences)};
+  if (im.selectable) {
+    make_selected_records(im, selection, residues, null_pool, std::max(1, limits.threads), cancel,
+                          im.slices);
+    free_ranges(im);
+  }
+  std::shared_ptr<PeptideIndex> index =
+      build_from_records(im.slices, residues, im.params.database, null_pool, cancel, limits);
+  index->proteins = std::move(im.proteins);
+  return index;
+}
+
+std::shared_ptr<const PeptideIndex> build_selected_peptide_index(
+    const DigestedDatabase& digested, const PrecursorSelection& selection,
+    const std::atomic<bool>* cancel, PeptideIndexLimits limits) {
+  const DigestedDatabase::Impl& im = *digested.impl_;
+  if (!im.selectable) {
+    throw std::invalid_argument("build_selected_peptide_index: the digest is not selectable");
+  }
+  const Residues residues(im.proteins);
+  const NullPool null_pool{null_pool_stride(im.occurrences)};
+  std::vector<std::vector<Record>> slices;
+  make_selected_records(im, &selection, residues, null_pool, std::max(1, limits.threads), cancel,
+                        slices);
+  std::shared_ptr<PeptideIndex> index =
+      build_from_records(slices, residues, im.params.database, null_pool, cancel, limits);
+  index->proteins = im.proteins;
   return index;
 }
 

@@ -183,6 +183,10 @@ class DigestedDatabase {
                                                                  const PrecursorSelection*,
                                                                  const std::atomic<bool>*,
                                                                  PeptideIndexLimits);
+  friend std::shared_ptr<const PeptideIndex> build_selected_peptide_index(const DigestedDatabase&,
+                                                                          const PrecursorSelection&,
+                                                                          const std::atomic<bool>*,
+                                                                          PeptideIndexLimits);
   std::unique_ptr<Impl> impl_;
 };
 
@@ -205,6 +209,15 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
                                                         const PrecursorSelection* selection,
                                                         const std::atomic<bool>* cancel = nullptr,
                                                         PeptideIndexLimits limits = {});
+
+// The same selected build without consuming `digested`, which stays usable for the next
+// selection: a job that selects per sorted run of its queries (actors/sorter.cpp) builds one
+// index per run from one digest. Each index gets a copy of the proteins. Equal to
+// build_peptide_index(a copy of digested, &selection). Throws std::invalid_argument when
+// !digested.selectable(), else as below.
+std::shared_ptr<const PeptideIndex> build_selected_peptide_index(
+    const DigestedDatabase& digested, const PrecursorSelection& selection,
+    const std::atomic<bool>* cancel = nullptr, PeptideIndexLimits limits = {});
 
 // digest_database then build_peptide_index without a selection: every peptide of the database.
 std::shared_ptr<const PeptideIndex> build_peptide_index(std::vector<Protein> proteins,

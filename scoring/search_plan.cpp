@@ -74,28 +74,58 @@ void check_searchable_database(const std::string& fasta_path, const DatabasePara
       "FASTA's decoys, or \"generate_decoys\": true to search reversed decoys");
 }
 
-SelectedIndex build_selected_index(DigestedDatabase digested,
-                                   const std::vector<double>& query_masses_da,
-                                   const SearchParameters& params, const std::string& fasta_path,
-                                   int build_threads, const std::atomic<bool>* cancel) {
-  const uint64_t occurrences = digested.occurrences();
-  const size_t protein_count = digested.proteins();
+namespace {
+
+// Builds with `build(selection, limits)` the index of what `query_masses_da` select from a digest
+// of `occurrences` occurrences and `protein_count` proteins, and says so in `scope`.
+template <typename Build>
+SelectedIndex selected_index(uint64_t occurrences, size_t protein_count,
+                             const std::vector<double>& query_masses_da,
+                             const SearchParameters& params, const std::string& fasta_path,
+                             int build_threads, Build build) {
   const PrecursorSelection selection(query_masses_da, params,
                                      params.database.peptide_max_mass_da + 1.0);
   PeptideIndexLimits limits;
   limits.threads = build_threads;
   SelectedIndex out;
   try {
-    out.index = build_peptide_index(std::move(digested), &selection, cancel, limits);
+    out.index = build(selection, limits);
   } catch (const std::bad_alloc&) {
     throw out_of_memory_building(fasta_path, params.database, protein_count);
   }
+  out.covered_fraction = selection.covered_fraction();
   out.scope = fmt::format(
       "selected: the peptides within the {} queries' precursor windows ({:.2f}% of the mass "
       "range) and the null sample (1 in {} sequences) of {} digested peptide occurrences",
-      query_masses_da.size(), 100.0 * selection.covered_fraction(), null_pool_stride(occurrences),
+      query_masses_da.size(), 100.0 * out.covered_fraction, null_pool_stride(occurrences),
       occurrences);
   return out;
+}
+
+}  // namespace
+
+SelectedIndex build_selected_index(DigestedDatabase digested,
+                                   const std::vector<double>& query_masses_da,
+                                   const SearchParameters& params, const std::string& fasta_path,
+                                   int build_threads, const std::atomic<bool>* cancel) {
+  const uint64_t occurrences = digested.occurrences();
+  const size_t proteins = digested.proteins();
+  return selected_index(occurrences, proteins, query_masses_da, params, fasta_path, build_threads,
+                        [&](const PrecursorSelection& selection, PeptideIndexLimits limits) {
+                          return build_peptide_index(std::move(digested), &selection, cancel,
+                                                     limits);
+                        });
+}
+
+SelectedIndex build_run_index(const DigestedDatabase& digested,
+                              const std::vector<double>& query_masses_da,
+                              const SearchParameters& params, const std::string& fasta_path,
+                              int build_threads, const std::atomic<bool>* cancel) {
+  return selected_index(digested.occurrences(), digested.proteins(), query_masses_da, params,
+                        fasta_path, build_threads,
+                        [&](const PrecursorSelection& selection, PeptideIndexLimits limits) {
+                          return build_selected_peptide_index(digested, selection, cancel, limits);
+                        });
 }
 
 std::string megabytes(size_t bytes) {

@@ -54,11 +54,19 @@ void check_searchable_database(const std::string& fasta_path, const DatabasePara
 struct SelectedIndex {
   std::shared_ptr<const PeptideIndex> index;
   std::string scope;
+  double covered_fraction = 0.0;  // of the mass range, 0..1 (PrecursorSelection)
 };
 SelectedIndex build_selected_index(DigestedDatabase digested,
                                    const std::vector<double>& query_masses_da,
                                    const SearchParameters& params, const std::string& fasta_path,
                                    int build_threads, const std::atomic<bool>* cancel);
+// The same for one sorted run of a job's queries (a job that selects per run, actors/sorter.cpp):
+// `digested` is not consumed and builds the next run's index too (each index copies the
+// proteins). Candidates and null pool of every query of the run are those of the whole index.
+SelectedIndex build_run_index(const DigestedDatabase& digested,
+                              const std::vector<double>& query_masses_da,
+                              const SearchParameters& params, const std::string& fasta_path,
+                              int build_threads, const std::atomic<bool>* cancel);
 
 // Wide precursor windows (open search): the fragment-ion index of the scorers' first pass, built
 // here when it fits `budget_bytes`; above it, its slices, which the scorers build on demand

@@ -75,6 +75,7 @@
 
 #include "scoring/evalue.hpp"
 #include "scoring/fragment_index.hpp"
+#include "scoring/fragment_pass.hpp"
 #include "scoring/fragment_slices.hpp"
 #include "scoring/hyperscore.hpp"
 #include "scoring/ion_series.hpp"
@@ -171,14 +172,21 @@ struct SpectrumScorer::Impl {
     if (role == Role::kMassMatchedNull) {
       residues.c_term_da += query.neutral_mass - peptide.neutral_mass_da;
     }
-    fragment_ions(residues, ion_types, fragment_charge, fragments);
-    const FragmentMatches m = peak_table.match(fragments, role == Role::kCandidate);
     Candidate c;
     c.peptide = peptide_index;
+    FragmentScores scored;  // one pass over the fragments (fragment_pass.hpp), else three
+    if (!score_fragments(residues, ion_types, fragment_charge, peak_table, xcorr,
+                         role == Role::kCandidate, scored)) {
+      fragment_ions(residues, ion_types, fragment_charge, fragments);
+      scored.matches = peak_table.match(fragments, role == Role::kCandidate);
+      scored.xcorr = xcorr.score(fragments);
+      scored.fragments = static_cast<int>(fragments.size());
+    }
+    const FragmentMatches& m = scored.matches;
     c.hyperscore = hyperscore(m);
-    c.xcorr = xcorr.score(fragments);
+    c.xcorr = scored.xcorr;
     c.matched = m.total_matched;
-    c.theoretical = static_cast<int>(fragments.size());
+    c.theoretical = scored.fragments;
     c.summed_abs_ppm = m.summed_abs_ppm;
     return c;
   }

@@ -33,7 +33,9 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
 
   const int n = std::max(
       1, static_cast<int>((neutral_mass_da + 50.0) * inverse_bin_width_ + one_minus_offset_) + 1);
+  bins_ = n;
   binned_.assign(n, 0.0f);
+  peak_bins_.clear();
   int highest_bin = 0;
   float highest = 0.0f;
   for (const Peak& p : peaks) {
@@ -42,28 +44,52 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
     binned_[b] = std::max(binned_[b], p.intensity);
     highest_bin = std::max(highest_bin, b);
     highest = std::max(highest, p.intensity);
+    // Ascending m/z gives ascending bins; a bin shared by two peaks is listed once.
+    if (peak_bins_.empty() || peak_bins_.back() != b) peak_bins_.push_back(b);
+  }
+  if (!std::is_sorted(peak_bins_.begin(), peak_bins_.end())) {  // peaks out of order: be safe
+    std::sort(peak_bins_.begin(), peak_bins_.end());
+    peak_bins_.erase(std::unique(peak_bins_.begin(), peak_bins_.end()), peak_bins_.end());
   }
 
-  // Window normalisation.
-  processed_.assign(n, 0.0f);
+  // Window normalisation: only bins with a peak are nonzero, so the maxima and the scaling
+  // visit those (a window's maximum over zeros and its peaks' bins is the same).
+  processed_.assign(n + 1, 0.0f);
   const int window = highest_bin / kWindows + 1;
+  size_t first = 0;  // of the window's peak bins in peak_bins_
   for (int w = 0; w < kWindows; ++w) {
     const int lo = w * window;
     const int hi = std::min(n, lo + window);
+    while (first < peak_bins_.size() && peak_bins_[first] < lo) ++first;
+    size_t last = first;
     float max_in_window = 0.0f;
-    for (int i = lo; i < hi; ++i) max_in_window = std::max(max_in_window, binned_[i]);
+    for (; last < peak_bins_.size() && peak_bins_[last] < hi; ++last) {
+      max_in_window = std::max(max_in_window, binned_[peak_bins_[last]]);
+    }
     if (max_in_window <= 0.0f) continue;
     const float scale = kWindowMax / max_in_window;
-    for (int i = lo; i < hi; ++i) {
+    for (size_t k = first; k < last; ++k) {
+      const int i = peak_bins_[k];
       if (binned_[i] > highest * kMinFraction) processed_[i] = binned_[i] * scale;
     }
   }
 
-  // Fast XCorr: subtract the mean of the ±75 neighbouring bins (sliding sum).
-  binned_.swap(processed_);  // binned_ now holds the normalised values
+  // Fast XCorr: subtract the mean of the ±75 neighbouring bins (sliding sum). Where the sum is
+  // exactly 0.0 and no peak bin lies within reach, every y' until the next peak bin comes within
+  // 75 bins is 0 − (0 − 0)/150 = 0 (as assigned): those bins are skipped.
+  binned_.swap(processed_);  // binned_ now holds the normalised values (and a trailing 0)
+  processed_.assign(n + 1, 0.0f);
   double sum = 0.0;
   for (int j = 0; j < std::min(n, kXcorrOffset); ++j) sum += binned_[j];
+  size_t next = 0;  // the first peak bin >= i - kXcorrOffset - 1
   for (int i = 0; i < n; ++i) {
+    if (sum == 0.0) {
+      while (next < peak_bins_.size() && peak_bins_[next] < i - kXcorrOffset - 1) ++next;
+      // Before bin i the window is [i − 76, i + 74]; the next bin to enter is i + 75.
+      if (next == peak_bins_.size()) break;
+      const int skip_to = peak_bins_[next] - kXcorrOffset;
+      if (skip_to > i && peak_bins_[next] > i + kXcorrOffset - 1) i = skip_to;
+    }
     if (i + kXcorrOffset < n) sum += binned_[i + kXcorrOffset];
     if (i - kXcorrOffset - 1 >= 0) sum -= binned_[i - kXcorrOffset - 1];
     processed_[i] = static_cast<float>(binned_[i] - (sum - binned_[i]) / (2.0 * kXcorrOffset));

@@ -9,9 +9,10 @@ namespace ionflow {
 
 double progress_fraction(const JobProgress& p) {
   if (p.stage == "done") return 1.0;
-  // Reading is the first 10% (the scoring starts only once every query is read and sorted),
-  // scoring the other 90%, so the figure never goes back when the stage changes (it used to jump
-  // from 50% while reading to 0% when scoring began).
+  // Reading is the first 10%, scoring the other 90%, so the figure never goes back when the
+  // stage changes (it used to jump from 50% while reading to 0% when scoring began). Scoring may
+  // begin while the file is read; the number of chunks, and so its share, is known once the
+  // input has ended.
   constexpr double kReadingShare = 0.1;
   double f = 0.0;
   if (p.chunks_total > 0) {

@@ -12,7 +12,15 @@ own output (fdr.py). Prints a Markdown table and writes, under --work:
 
 Usage: compare.py [--runs 3] [--tools ionflow,comet,tandem] [--datasets BSA1,BSA2,BSA3,Ecoli]
                   [--threads 2] [--timeout 900] [--work DIR] [--ionflow PATH] [--examples DIR]
-                  [--dataset NAME,MZML,FASTA,TAG,prefix|suffix,iso|noiso ...]
+                  [--dataset NAME,MZML,FASTA,TAG,prefix|suffix,iso|noiso[,KEY=VALUE...] ...]
+                  [--suite issue19]
+A dataset's KEY=VALUE options: fragment_da=0.02 (fragment tolerance, Da; default 0.5),
+precursor_da=500 (an open search: +-500 Da instead of +-10 ppm; X!Tandem is not run),
+tools=ionflow:comet (only these tools on it). --suite issue19 adds the datasets of issue 19
+(perf/README.md "Issue 19"): BSA1, the high-resolution scale set, E. coli and BSA1 open
+searches, and (ionflow only) the 100,000- and 683,905-query scale sets.
+For ionflow the tables also give what its results.json says: queries, the scorers' active span,
+wall / span, queries per second, and the 100k / 684k ratios of queries/s and peak RSS.
 Python 3 standard library only. See perf/README.md for the method and the measured numbers.
 """
 import argparse
@@ -43,6 +51,30 @@ BUILTIN = {
     'Ecoli': ('ID/Ecoli_MS2_small.mzML', ECOLI_FASTA, 'rev_', False, False),
 }
 TOOLS = ('ionflow', 'comet', 'tandem')
+SCALE = os.path.join(REPO, 'data/scale')
+SCALE_HR = os.path.join(REPO, 'data/scale-hr')
+# --suite issue19: (name, mzML, FASTA, tag, suffix, iso, options); paths relative to the
+# examples folder unless absolute. Made by perf/scale (perf/README.md "Scale set").
+SUITES = {
+    'issue19': [
+        ('BSA1', 'BSA/BSA1.mzML', BSA_FASTA, '_rev', True, True, {}),
+        ('HR20k', os.path.join(SCALE_HR, 'scale_20000_seed1.mzML'),
+         os.path.join(SCALE_HR, 'scale_db_20000_seed1.fasta'), 'rev_', False, True,
+         {'fragment_da': 0.02}),
+        ('Ecoli-open', 'ID/Ecoli_MS2_small.mzML', ECOLI_FASTA, 'rev_', False, False,
+         {'precursor_da': 500.0}),
+        ('BSA1-open', 'BSA/BSA1.mzML', BSA_FASTA, '_rev', True, False, {'precursor_da': 500.0}),
+        ('HR100k', os.path.join(SCALE_HR, 'scale_100000_seed1.mzML'),
+         os.path.join(SCALE_HR, 'scale_db_20000_seed1.fasta'), 'rev_', False, True,
+         {'fragment_da': 0.02, 'tools': ['ionflow']}),
+        ('scale100k', os.path.join(SCALE, 'scale_100000_seed1.mzML'),
+         os.path.join(SCALE, 'scale_db_20000_seed1.fasta'), 'rev_', False, True,
+         {'tools': ['ionflow']}),
+        ('scale684k', os.path.join(SCALE, 'scale_683905_seed1.mzML'),
+         os.path.join(SCALE, 'scale_db_20000_seed1.fasta'), 'rev_', False, True,
+         {'tools': ['ionflow']}),
+    ],
+}
 
 
 def parse_args(argv):
@@ -51,7 +83,8 @@ def parse_args(argv):
     p.add_argument('--tools', default=','.join(TOOLS))
     p.add_argument('--datasets', default='BSA1,BSA2,BSA3,Ecoli')
     p.add_argument('--dataset', action='append', default=[],
-                   help='extra dataset NAME,MZML,FASTA,TAG,prefix|suffix,iso|noiso')
+                   help='extra dataset NAME,MZML,FASTA,TAG,prefix|suffix,iso|noiso[,KEY=VALUE]')
+    p.add_argument('--suite', default='', help='add a suite of datasets: ' + ', '.join(SUITES))
     p.add_argument('--threads', type=int, default=2)
     p.add_argument('--timeout', type=float, default=900.0, help='seconds per run')
     p.add_argument('--work', default=os.path.join(REPO, 'data/perf/compare'))
@@ -63,20 +96,42 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
+def dataset_options(fields):
+    """KEY=VALUE fields of --dataset -> options dict."""
+    out = {}
+    for f in fields:
+        key, _, value = f.partition('=')
+        if key in ('fragment_da', 'precursor_da'):
+            out[key] = float(value)
+        elif key == 'tools':
+            out[key] = [t for t in value.split(':') if t]
+        else:
+            sys.exit(f'unknown dataset option {f} (fragment_da, precursor_da, tools)')
+    return out
+
+
 def datasets(args):
+    """name -> (mzML, FASTA, decoy tag, tag is suffix, isotope error, options)."""
     out = {}
     for name in [d for d in args.datasets.split(',') if d]:
         if name not in BUILTIN:
             sys.exit(f'unknown dataset {name} (built in: {", ".join(BUILTIN)})')
         mzml, fasta, tag, suffix, iso = BUILTIN[name]
         out[name] = (os.path.join(args.examples, mzml), os.path.join(args.examples, fasta),
-                     tag, suffix, iso)
+                     tag, suffix, iso, {})
+    if args.suite:
+        if args.suite not in SUITES:
+            sys.exit(f'unknown suite {args.suite} ({", ".join(SUITES)})')
+        for name, mzml, fasta, tag, suffix, iso, options in SUITES[args.suite]:
+            out[name] = (os.path.join(args.examples, mzml), os.path.join(args.examples, fasta),
+                         tag, suffix, iso, options)
     for spec in args.dataset:
         f = spec.split(',')
-        if len(f) != 6:
-            sys.exit(f'--dataset wants NAME,MZML,FASTA,TAG,prefix|suffix,iso|noiso: {spec}')
+        if len(f) < 6:
+            sys.exit('--dataset wants NAME,MZML,FASTA,TAG,prefix|suffix,iso|noiso[,KEY=VALUE]: '
+                     + spec)
         out[f[0]] = (os.path.abspath(f[1]), os.path.abspath(f[2]), f[3], f[4] == 'suffix',
-                     f[5] == 'iso')
+                     f[5] == 'iso', dataset_options(f[6:]))
     return out
 
 
@@ -143,15 +198,45 @@ def summarize(values):
     return {'median': statistics.median(v), 'min': min(v), 'max': max(v)}
 
 
+def ionflow_inside(run_dir):
+    """What ionflow's own results.json says about a run (None without one)."""
+    path = os.path.join(run_dir, 'out', 'results.json')
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        summary = json.load(f)['summary']
+    scorer = summary.get('stages', {}).get('scorer', {})
+    span = scorer.get('last_active_seconds', -1.0) - scorer.get('first_active_seconds', -1.0)
+    wall = summary.get('wall_seconds', 0.0)
+    return {'queries': summary.get('queries', 0), 'wall_s': wall,
+            'scorer_first_s': scorer.get('first_active_seconds'),
+            'scorer_last_s': scorer.get('last_active_seconds'),
+            'wall_over_scorer_span': wall / span if span > 0 else None,
+            'queries_per_s': summary.get('queries', 0) / wall if wall > 0 else None,
+            'peak_rss_mb': summary.get('peak_rss_bytes', 0) / 1048576.0,
+            'index_scope': summary.get('index_scope', '')}
+
+
 def run_dataset(args, name, ds, tool_names):
-    mzml, fasta, tag, suffix, iso = ds
+    mzml, fasta, tag, suffix, iso, options = ds
     spectra = indexed_input(args.work, name, mzml)
     ids, ms2 = outputs.spectrum_table(spectra)
     settings = tools.SearchSettings(fasta=fasta, decoy_tag=tag, decoy_suffix=suffix,
-                                    isotope_error=iso, threads=args.threads)
-    results = {}
+                                    isotope_error=iso, threads=args.threads,
+                                    fragment_da=options.get('fragment_da', 0.5),
+                                    precursor_da=options.get('precursor_da', 0.0))
+    results = {'_settings': {'fragment_da': settings.fragment_da,
+                             'precursor': (f'+-{settings.precursor_da:g} Da'
+                                           if settings.precursor_da > 0
+                                           else f'+-{settings.precursor_ppm:g} ppm')}}
     accepted = {}
+    wanted = options.get('tools', TOOLS)
     for tool in tool_names:
+        if tool not in wanted:
+            continue
+        if tool == 'tandem' and settings.precursor_da > 0:
+            results[tool] = {'skipped': 'X!Tandem has no open (wide-window) search mode'}
+            continue
         runs = []
         last = None
         for k in range(1, args.runs + 1):
@@ -161,6 +246,8 @@ def run_dataset(args, name, ds, tool_names):
             if os.path.exists(result):
                 os.remove(result)
             t = timed_run(argv, run_dir, args.timeout)
+            if tool == 'ionflow':
+                t['inside'] = ionflow_inside(run_dir)
             if t['rc'] == 0 and os.path.exists(result):
                 c, extra = count(tool, result, ids, tag, suffix)
                 t.update({'psms_1pct': c.psms, 'peptides_1pct': c.peptides,
@@ -184,6 +271,15 @@ def run_dataset(args, name, ds, tool_names):
             for key in ('own_spectrum_q_psms', 'own_spectrum_q_peptides'):
                 if key in ok[-1]:
                     res[key] = ok[-1][key]
+            inside = [r['inside'] for r in ok if r.get('inside')]
+            if inside:
+                res['inside'] = {
+                    'queries': inside[-1]['queries'],
+                    'wall_over_scorer_span': summarize([i['wall_over_scorer_span'] for i in inside]),
+                    'queries_per_s': summarize([i['queries_per_s'] for i in inside]),
+                    'peak_rss_mb': summarize([i['peak_rss_mb'] for i in inside]),
+                    'scorer_first_s': summarize([i['scorer_first_s'] for i in inside]),
+                    'index_scope': inside[-1]['index_scope']}
             accepted[tool] = {p.spectrum: p for p in last.accepted}
         results[tool] = res
     write_accepted(args.work, name, accepted)
@@ -203,6 +299,32 @@ def write_accepted(work, name, accepted):
                 p = accepted[t].get(k)
                 cells += [fdr.plain_sequence(p.peptide), f'{p.score:.3g}'] if p else ['', '']
             f.write(k + '\t' + '\t'.join(cells) + '\n')
+
+
+def inside_table(all_results):
+    """ionflow's own view of its runs (results.json), and the linear-cost check."""
+    lines = ['| dataset | fragment / precursor | queries | queries/s median | scorers start s '
+             '| wall / scorer span median (min-max) | peak RSS MB (results.json) |',
+             '|---|---|---|---|---|---|---|']
+    for name, res in all_results.items():
+        inside = res.get('ionflow', {}).get('inside')
+        if not inside:
+            continue
+        st = res['_settings']
+        lines.append(f"| {name} | {st['fragment_da']:g} Da / {st['precursor']} | "
+                     f"{inside['queries']} | {inside['queries_per_s']['median']:.0f} | "
+                     f"{fmt(inside['scorer_first_s'])} | {fmt(inside['wall_over_scorer_span'], 3)} "
+                     f"| {inside['peak_rss_mb']['max']:.0f} |")
+    small = all_results.get('scale100k', {}).get('ionflow', {}).get('inside')
+    large = all_results.get('scale684k', {}).get('ionflow', {}).get('inside')
+    if small and large:
+        lines.append('')
+        lines.append(
+            f"linear cost, 683,905 / 100,000 queries: queries/s "
+            f"{large['queries_per_s']['median'] / small['queries_per_s']['median']:.3f}, "
+            f"peak RSS {large['peak_rss_mb']['max'] / small['peak_rss_mb']['max']:.3f} "
+            f"(issue 19: both within 10%)")
+    return '\n'.join(lines)
 
 
 def overlap(accepted):
@@ -232,7 +354,12 @@ def table(all_results, tool_names):
     for name, res in all_results.items():
         base = res.get('ionflow', {})
         for tool in tool_names:
-            r = res.get(tool, {})
+            if tool not in res:
+                continue
+            r = res[tool]
+            if 'skipped' in r:
+                lines.append(f"| {name} | {tool} | not run: {r['skipped']} | | | | | | | |")
+                continue
             psms = r.get('psms_1pct', '-')
             if 'own_spectrum_q_psms' in r:
                 psms = f"{psms} (own q: {r['own_spectrum_q_psms']})"
@@ -273,8 +400,14 @@ def main(argv):
           f'{os.cpu_count()} CPUs, {args.runs} runs per tool, {args.threads} threads each\n')
     print(table(all_results, tool_names))
     print()
+    inside = inside_table(all_results)
+    if inside.count('\n') > 1:
+        print('ionflow, from its results.json:\n')
+        print(inside)
+        print()
     for name, res in all_results.items():
-        print(f"{name} overlap of accepted spectra: {json.dumps(res['_overlap'])}")
+        if res.get('_overlap'):
+            print(f"{name} overlap of accepted spectra: {json.dumps(res['_overlap'])}")
     print(f"\nsummary: {os.path.join(args.work, 'summary.json')}")
     return 0
 

@@ -22,6 +22,7 @@ class SearchSettings:
     decoy_suffix: bool
     isotope_error: bool          # C13 isotope error 0/+1 when true, 0 only when false
     precursor_ppm: float = 10.0  # symmetric, ppm
+    precursor_da: float = 0.0    # > 0: symmetric Da window instead (an open search, e.g. 500)
     fragment_da: float = 0.5     # symmetric, Da (Comet: see comet_fragment_bins)
     missed_cleavages: int = 1
     max_variable_mods: int = 2   # Oxidation (M) per peptide (ionflow default)
@@ -62,7 +63,11 @@ def prepare_comet(run_dir, spectra, s: SearchSettings, comet='comet-ms'):
     params = _fill('comet.params.in', {
         'FRAGMENT_BIN_TOL': bin_tol, 'FRAGMENT_BIN_OFFSET': bin_offset,
         'THEORETICAL_FRAGMENT_IONS': theoretical,
-        'DATABASE': s.fasta, 'THREADS': s.threads, 'PRECURSOR_PPM': s.precursor_ppm,
+        'DATABASE': s.fasta, 'THREADS': s.threads,
+        # An open search: +-N Da on the neutral mass (MH+, type 0), Comet's wide-window search.
+        'PRECURSOR_TOL': s.precursor_da if s.precursor_da > 0 else s.precursor_ppm,
+        'PRECURSOR_UNITS': 0 if s.precursor_da > 0 else 2,
+        'PRECURSOR_TOL_TYPE': 0 if s.precursor_da > 0 else 1,
         'ISOTOPE_ERROR': 1 if s.isotope_error else 0, 'MISSED_CLEAVAGES': s.missed_cleavages,
         'MAX_VARIABLE_MODS': s.max_variable_mods,
         'MIN_MH': f'{s.min_mass_da + PROTON_DA:.6f}', 'MAX_MH': f'{s.max_mass_da + PROTON_DA:.6f}',
@@ -107,7 +112,8 @@ def ionflow_job(s: SearchSettings):
         'fixed_modifications': ['Carbamidomethyl (C)'],
         'variable_modifications': ['Oxidation (M)'],
         'decoy_tag_position': 'suffix' if s.decoy_suffix else 'prefix',
-        'precursor_tol': {'ppm': [-s.precursor_ppm, s.precursor_ppm]},
+        'precursor_tol': ({'da': [-s.precursor_da, s.precursor_da]} if s.precursor_da > 0
+                          else {'ppm': [-s.precursor_ppm, s.precursor_ppm]}),
         'fragment_tol': {'da': [-s.fragment_da, s.fragment_da]},
         'isotope_errors': [0, 1] if s.isotope_error else [0, 0],
         'clip_n_terminal_methionine': True,

@@ -59,13 +59,14 @@ Query lvneltefak_query() {
 }
 
 TEST_F(MessagesTest, QueryChunkRoundTrip) {
-  QueryChunk chunk{7, 42, {lvneltefak_query(), lvneltefak_query()}};
+  QueryChunk chunk{7, 42, 5, {lvneltefak_query(), lvneltefak_query()}};
   chunk.queries[1].charge = 3;
   chunk.queries[1].charge_from_file = false;
   chunk.queries[1].charges_tried = 2;
   QueryChunk back = round_trip(chunk);
   EXPECT_EQ(back.job, 7u);
   EXPECT_EQ(back.seq, 42u);
+  EXPECT_EQ(back.part, 5u);
   ASSERT_EQ(back.queries.size(), 2u);
   EXPECT_EQ(back.queries[0].native_id, chunk.queries[0].native_id);
   EXPECT_EQ(back.queries[0].neutral_mass, 1162.623394);
@@ -193,12 +194,23 @@ TEST_F(MessagesTest, BlockAndReportRoundTrip) {
   EXPECT_EQ(rb.stages.at("parser").bytes, 1184746u);
   EXPECT_EQ(rb.spectra_skipped.at("not MS2"), 2u);
 
+  IndexRequest request{3, 4, {1000.5, 2000.25}, true};
+  IndexRequest request_back = round_trip(request);
+  EXPECT_EQ(request_back.part, 4u);
+  EXPECT_EQ(request_back.neutral_masses_da, request.neutral_masses_da);
+  EXPECT_TRUE(request_back.last);
+  IndexReady ready_back = round_trip(IndexReady{3, 4, IndexPlan::kAllQueries});
+  EXPECT_EQ(ready_back.part, 4u);
+  EXPECT_EQ(ready_back.plan, IndexPlan::kAllQueries);
+  EXPECT_EQ(round_trip(ForgetJob{3, 7}).part, 7u);
+  EXPECT_EQ(round_trip(ForgetJob{3}).part, kAllParts);
+
   JobFailure f{9, "truncated.mzML: (byte 592373): unclosed token"};
   EXPECT_EQ(round_trip(f).message, f.message);
 }
 
 TEST_F(MessagesTest, MessagesCarryTheRegisteredTypeNames) {
-  auto msg = caf::make_message(QueryChunk{1, 2, {lvneltefak_query()}});
+  auto msg = caf::make_message(QueryChunk{1, 2, 0, {lvneltefak_query()}});
   EXPECT_NE(caf::to_string(msg).find("ionflow::QueryChunk"), std::string::npos)
       << caf::to_string(msg);
   EXPECT_EQ(sys.types().portable_name(0, &typeid(QueryChunk)), "ionflow::QueryChunk");

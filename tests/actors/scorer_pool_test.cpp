@@ -92,7 +92,7 @@ class ScorerPoolTest : public ::testing::Test {
     const auto& qs = ecoli().queries;
     uint64_t chunks = 0;
     for (size_t i = 0; i < qs.size(); i += chunk_size) {
-      QueryChunk c{kJob, chunks++, {}};
+      QueryChunk c{kJob, chunks++, 0, {}};
       for (size_t j = i; j < std::min(qs.size(), i + chunk_size); ++j) c.queries.push_back(qs[j]);
       self_->send(pool_, std::move(c));
     }

@@ -286,8 +286,49 @@ TEST_F(SearchRuntimeTest, TinySorterBudgetSpillsAndGivesIdenticalResults) {
   job.temp_directory = (root_ / "spill-tmp").string();
   JobSummary s = runtime.run(job);
   EXPECT_GT(s.stages.at("sorter").bytes, 0u);  // compressed bytes spilled
+  // Each spilled run was scored against its own index (one per sorted run).
+  EXPECT_EQ(s.index_scope.rfind("selected per sorted run: ", 0), 0u) << s.index_scope;
+  EXPECT_LT(s.peptides_in_index, reference().summary.peptides_in_index);
   EXPECT_EQ(results_tsv(job), reference().tsv);
   EXPECT_TRUE(fs::is_empty(job.temp_directory));  // spill folder removed
+}
+
+// Scoring while reading: runs cut whenever the splitter waits (from 8 queries), each indexed on
+// its own while the one before is scored, the E. coli run given eight times (1,112 queries) in
+// small blocks, one at a time, by one and by four parsers, with one and four scorers: the results
+// of one run (every query read first) to the byte, whatever the runs were.
+TEST_F(SearchRuntimeTest, RunsCutWhileReadingGiveIdenticalResults) {
+  auto job_for = [&](const std::string& name) {
+    JobSpec job = ecoli_job(name);
+    job.spectra_paths.assign(8, kEcoliMzml);
+    job.block_size_bytes = 16 * 1024;
+    job.max_blocks_in_flight = 1;
+    return job;
+  };
+  std::string one_run;
+  {
+    SearchRuntime runtime({2, 2, 2, "", {}});
+    JobSpec job = job_for("one-run");
+    job.min_run_queries = 1u << 30;
+    const JobSummary s = runtime.run(job);
+    EXPECT_EQ(s.index_scope.rfind("selected: the peptides within the 1112 queries'", 0), 0u)
+        << s.index_scope;
+    one_run = results_tsv(job);
+  }
+  EXPECT_GT(count_lines(one_run), 8 * (count_lines(reference().tsv) - 1));
+  for (int scorers : {1, 4}) {
+    SearchRuntime runtime({4, scorers, 2, "", {}});
+    for (int parsers : {1, 4}) {
+      JobSpec job = job_for("runs" + std::to_string(scorers) + std::to_string(parsers));
+      job.min_run_queries = 8;
+      job.parsers = parsers;
+      const JobSummary s = runtime.run(job);
+      EXPECT_EQ(results_tsv(job), one_run)
+          << scorers << " scorers, " << parsers << " parsers, " << s.index_scope;
+      RecordProperty("index_scope_" + std::to_string(scorers) + "_" + std::to_string(parsers),
+                     s.index_scope);
+    }
+  }
 }
 
 TEST_F(SearchRuntimeTest, ZstdResultsDecompressToTheSameTsv) {

@@ -1,9 +1,11 @@
 // The splitter stage (actors/splitter.cpp) against stand-in neighbours (sorter, scorer pool and
-// writer are the test): after IndexReady and SortedReady it pulls the planned chunks, sends each
-// to the pool, forwards every PsmBatch to the writer, then its report and ChunksDone.
+// writer are the test): it pulls chunks from the sorter, sends each to the pool, forwards every
+// PsmBatch to the writer, releases each index part once its last chunk is back, then sends its
+// report and ChunksDone.
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -14,26 +16,31 @@ namespace {
 
 class SplitterStage : public actors_test::StageTest {};
 
-TEST_F(SplitterStage, CutsThePlannedChunksAndReportsWhenAllAreScored) {
+TEST_F(SplitterStage, SendsTheSortersChunksAndReleasesEachPartOnceScored) {
   JobSpec spec;
-  caf::actor splitter = keep(spawn_splitter(sys, context(spec), me(), me(), me()));
-  self->send(splitter, IndexReady{kJob});
-  self->send(splitter, SortedReady{kJob, {2, 1}});  // from the test: it is the sorter
-  std::deque<Query> queries(3);
-  std::vector<uint32_t> asked;
+  auto ctx = context(spec);
+  std::mutex mutex;
+  std::vector<uint32_t> released;
+  ctx->set_index_release([&](uint32_t part) {
+    std::lock_guard<std::mutex> lock(mutex);
+    released.push_back(part);
+  });
+  caf::actor splitter = keep(spawn_splitter(sys, ctx, me(), me(), me(), me()));
+  // The sorter's chunks: two of part 0, one of part 1, then the end.
+  std::deque<QueryChunk> chunks;
+  chunks.push_back({kJob, 0, 0, std::vector<Query>(2)});
+  chunks.push_back({kJob, 0, 0, std::vector<Query>(1)});
+  chunks.push_back({kJob, 0, 1, std::vector<Query>(3)});
   std::set<uint64_t> scored, forwarded;
   StageReport report;
-  int64_t chunks = -1;
-  while (chunks < 0) {
+  int64_t done = -1;
+  while (done < 0) {
     self->receive(
-        [&](NextQueries& n) -> QueryBatch {
-          asked.push_back(n.max_count);
-          QueryBatch b{kJob, {}};
-          while (b.queries.size() < n.max_count && !queries.empty()) {
-            b.queries.push_back(queries.front());
-            queries.pop_front();
-          }
-          return b;
+        [&](NextChunk&) -> QueryChunk {
+          if (chunks.empty()) return QueryChunk{kJob, 0, 0, {}};
+          QueryChunk c = std::move(chunks.front());
+          chunks.pop_front();
+          return c;
         },
         [&](QueryChunk& c) -> PsmBatch {
           scored.insert(c.seq);
@@ -41,21 +48,23 @@ TEST_F(SplitterStage, CutsThePlannedChunksAndReportsWhenAllAreScored) {
         },
         [&](PsmBatch& b) { forwarded.insert(b.seq); },
         [&](StageReport& r) { report = std::move(r); },
-        [&](ChunksDone& d) { chunks = static_cast<int64_t>(d.chunks); },
+        [&](ChunksDone& d) { done = static_cast<int64_t>(d.chunks); },
         caf::after(kWait) >>
             [&] {
               ADD_FAILURE() << "stalled";
-              chunks = 0;
+              done = 0;
             });
   }
-  // The plan's two chunks, then one more request whose short reply ends the sorter.
-  EXPECT_EQ(asked, (std::vector<uint32_t>{2, 1, 1}));
-  EXPECT_EQ(scored, (std::set<uint64_t>{0, 1}));
+  EXPECT_EQ(scored, (std::set<uint64_t>{0, 1, 2}));
   EXPECT_EQ(forwarded, scored);
-  EXPECT_EQ(chunks, 2);
+  EXPECT_EQ(done, 3);
   EXPECT_EQ(report.from, Stage::kSplitter);
-  EXPECT_EQ(report.stages.at("splitter").items, 2u);
-  EXPECT_EQ(report.stages.at("scorer").items, 3u);  // queries scored
+  EXPECT_EQ(report.stages.at("splitter").items, 3u);
+  EXPECT_EQ(report.stages.at("scorer").items, 6u);  // queries scored
+  // Part 0 is released once both its chunks are back and part 1 has begun; part 1 only by the
+  // writer at the end (release_index), not by the splitter.
+  std::lock_guard<std::mutex> lock(mutex);
+  EXPECT_EQ(released, (std::vector<uint32_t>{0}));
 }
 
 }  // namespace

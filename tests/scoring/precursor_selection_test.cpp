@@ -201,5 +201,43 @@ TEST(PrecursorSelection, SelectedIndexHoldsTheWholeIndexsWindowsWithProteinTermi
   expect_selected_equals_whole(params);
 }
 
+// A job that selects per sorted run builds several indexes from one digest: each equals the
+// consuming build's for the same selection, and the digest is unchanged by them (the second run's
+// index, built after the first, equals a fresh digest's).
+TEST(PrecursorSelection, ReusableDigestBuildsEachRunsIndexAsAFreshDigestWould) {
+  SearchParameters params;
+  params.database.enzyme.missed_cleavages = 2;
+  params.database.fixed_modifications = {carbamidomethyl()};
+  params.database.variable_modifications = {oxidation()};
+  params.isotope_errors = {0, 1};
+  PeptideIndexLimits limits;
+  limits.threads = 2;
+  const std::vector<std::vector<double>> runs = {{1045.5, 1500.75, 2210.1},
+                                                 {812.43, 1500.75, 3011.2, 3500.0}};
+  DigestedDatabase kept = digest_database(ecoli(), params, nullptr, limits);
+  for (const std::vector<double>& masses : runs) {
+    const PrecursorSelection selection(masses, params, params.database.peptide_max_mass_da + 1.0);
+    const auto reused = build_selected_peptide_index(kept, selection, nullptr, limits);
+    const auto fresh = build_peptide_index(digest_database(ecoli(), params, nullptr, limits),
+                                           &selection, nullptr, limits);
+    ASSERT_EQ(reused->size(), fresh->size());
+    EXPECT_GT(fresh->size(), fresh->null_pool().size());  // window peptides besides the pool
+    EXPECT_EQ(reused->masses(), fresh->masses());
+    EXPECT_EQ(reused->residues(), fresh->residues());
+    EXPECT_EQ(reused->null_pool(), fresh->null_pool());
+    ASSERT_EQ(reused->proteins.size(), fresh->proteins.size());
+    EXPECT_EQ(reused->proteins.back().accession, fresh->proteins.back().accession);
+    for (size_t i = 0; i < fresh->size(); i += 97) expect_same_peptide(*reused, i, *fresh, i);
+  }
+  EXPECT_EQ(kept.occurrences(), digest_database(ecoli(), params).occurrences());
+}
+
+TEST(PrecursorSelection, ReusableBuildRefusesADigestThatCannotSelect) {
+  SearchParameters params;
+  const DigestedDatabase whole = digest_database(ecoli(), params, nullptr, {}, false);
+  const PrecursorSelection selection({1500.0}, params, params.database.peptide_max_mass_da + 1.0);
+  EXPECT_THROW(build_selected_peptide_index(whole, selection), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ionflow

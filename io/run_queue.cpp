@@ -1,4 +1,4 @@
-#include "io/sorted_runs.hpp"
+#include "io/run_queue.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <queue>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -39,35 +38,23 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
   throw std::runtime_error("sorter spill " + path + ": " + what);
 }
 
-// A source of queries in order: one spilled run or the sorted in-memory rest.
-class Source {
- public:
-  virtual ~Source() = default;
-  virtual bool next(Query& out) = 0;
-};
-
-class VectorSource : public Source {
- public:
-  explicit VectorSource(std::vector<Query>& queries) : queries_(queries) {}
-  bool next(Query& out) override {
-    if (pos_ >= queries_.size()) return false;
-    out = std::move(queries_[pos_++]);
-    if (pos_ == queries_.size()) {
-      queries_.clear();
-      queries_.shrink_to_fit();
-    }
-    return true;
+// Removes the spill folders in `directory` of processes that no longer exist (killed with -9:
+// their destructors never ran). Folders of live processes, and anything else, stay.
+void remove_orphan_spills(const std::string& directory) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(directory, ec)) {
+    const long pid = sort_spill_owner(entry.path().filename().string());
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours)
+    std::error_code ignored;
+    fs::remove_all(entry.path(), ignored);
   }
-
- private:
-  std::vector<Query>& queries_;
-  size_t pos_ = 0;
-};
+}
 
 }  // namespace
 
 // Writes one run: query records, zstd-compressed, one sequential stream.
-class SortedRuns::RunWriter {
+class RunQueue::RunWriter {
  public:
   RunWriter(std::string path, int level) : path_(std::move(path)), cctx_(ZSTD_createCCtx()) {
     file_.reset(std::fopen(path_.c_str(), "wb"));
@@ -113,7 +100,7 @@ class SortedRuns::RunWriter {
 };
 
 // Reads one run back sequentially.
-class SortedRuns::RunReader : public Source {
+class RunQueue::RunReader {
  public:
   explicit RunReader(std::string path) : path_(std::move(path)), dctx_(ZSTD_createDCtx()) {
     file_.reset(std::fopen(path_.c_str(), "rb"));
@@ -122,9 +109,9 @@ class SortedRuns::RunReader : public Source {
     in_.resize(ZSTD_DStreamInSize());
     out_.resize(ZSTD_DStreamOutSize());
   }
-  ~RunReader() override { ZSTD_freeDCtx(dctx_); }
+  ~RunReader() { ZSTD_freeDCtx(dctx_); }
 
-  bool next(Query& q) override {
+  bool next(Query& q) {
     for (;;) {
       size_t used = decode_query(std::string_view(pending_).substr(pos_), q);
       if (used > 0) {
@@ -181,71 +168,33 @@ class SortedRuns::RunReader : public Source {
   size_t pos_ = 0;
 };
 
-// K-way merge of sources by query_order_less (a binary heap of each source's head).
-class SortedRuns::Merger {
- public:
-  explicit Merger(std::vector<std::unique_ptr<Source>> sources) : sources_(std::move(sources)) {
-    heads_.resize(sources_.size());
-    for (size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i]->next(heads_[i])) heap_.push(i);
-    }
-  }
-  bool next(Query& out) {
-    if (heap_.empty()) return false;
-    size_t i = heap_.top();
-    heap_.pop();
-    out = std::move(heads_[i]);
-    if (sources_[i]->next(heads_[i])) heap_.push(i);
-    return true;
-  }
-
- private:
-  struct After {
-    const std::vector<Query>* heads;
-    bool operator()(size_t a, size_t b) const {
-      const Query& x = (*heads)[a];
-      const Query& y = (*heads)[b];
-      if (query_order_less(y, x)) return true;
-      if (query_order_less(x, y)) return false;
-      return a > b;
-    }
-  };
-  std::vector<std::unique_ptr<Source>> sources_;
-  std::vector<Query> heads_;
-  std::priority_queue<size_t, std::vector<size_t>, After> heap_{After{&heads_}};
+// One queued run: in RAM (`queries`, served from `next`), or spilled to `path` (`count` queries,
+// read back by `reader` once it is the front run).
+struct RunQueue::Run {
+  std::vector<Query> queries;
+  size_t next = 0;
+  std::string path;
+  uint64_t count = 0;
+  uint64_t taken = 0;
+  std::unique_ptr<RunReader> reader;
+  bool spilled() const { return !path.empty(); }
+  uint64_t left() const { return spilled() ? count - taken : queries.size() - next; }
 };
 
-SortedRuns::SortedRuns(std::string temp_directory, uint64_t memory_budget_bytes, int zstd_level)
+RunQueue::RunQueue(std::string temp_directory, uint64_t memory_budget_bytes, int zstd_level)
     : temp_directory_(temp_directory.empty() ? "." : std::move(temp_directory)),
       memory_budget_bytes_(memory_budget_bytes),
       zstd_level_(zstd_level) {}
 
-SortedRuns::~SortedRuns() {
-  merger_.reset();  // closes the run files
+RunQueue::~RunQueue() {
+  runs_.clear();  // closes the run files
   if (!spill_directory_.empty()) {
     std::error_code ec;
     fs::remove_all(spill_directory_, ec);
   }
 }
 
-namespace {
-
-// Removes the spill folders in `directory` of processes that no longer exist (killed with -9:
-// their destructors never ran). Folders of live processes, and anything else, stay.
-void remove_orphan_spills(const std::string& directory) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(directory, ec)) {
-    const long pid = sort_spill_owner(entry.path().filename().string());
-    if (pid <= 0 || pid == ::getpid()) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours)
-    std::error_code ignored;
-    fs::remove_all(entry.path(), ignored);
-  }
-}
-
-}  // namespace
-
-std::string SortedRuns::new_run_path() {
+std::string RunQueue::new_run_path() {
   if (spill_directory_.empty()) {
     remove_orphan_spills(temp_directory_);
     std::string pattern = (fs::path(temp_directory_) / sort_spill_pattern(::getpid())).string();
@@ -258,66 +207,83 @@ std::string SortedRuns::new_run_path() {
   return (fs::path(spill_directory_) / name).string();
 }
 
-void SortedRuns::add(Query query) {
-  if (finished_) throw std::logic_error("SortedRuns::add after finish");
+void RunQueue::note_memory() {
+  stats_.peak_memory_bytes = std::max(stats_.peak_memory_bytes, held_bytes_ + run_bytes_);
+}
+
+bool RunQueue::add(Query query, const CutVisitor& on_cut) {
   held_bytes_ += query_memory_bytes(query);
   held_.push_back(std::move(query));
   ++stats_.queries;
-  stats_.peak_memory_bytes = std::max(stats_.peak_memory_bytes, held_bytes_);
-  if (held_bytes_ > memory_budget_bytes_) spill();
+  note_memory();
+  if (held_bytes_ + run_bytes_ <= memory_budget_bytes_) return false;
+  spill(on_cut);
+  return true;
 }
 
-void SortedRuns::spill() {
+bool RunQueue::cut(const CutVisitor& on_cut) {
+  if (held_.empty()) return false;
   std::sort(held_.begin(), held_.end(), query_order_less);
-  std::string path = new_run_path();
-  RunWriter writer(path, zstd_level_);
+  if (on_cut) on_cut(held_);
+  auto run = std::make_unique<Run>();
+  run->queries = std::move(held_);
+  held_.clear();
+  run_bytes_ += held_bytes_;
+  held_bytes_ = 0;
+  runs_.push_back(std::move(run));
+  ++stats_.runs;
+  return true;
+}
+
+void RunQueue::spill(const CutVisitor& on_cut) {
+  std::sort(held_.begin(), held_.end(), query_order_less);
+  if (on_cut) on_cut(held_);
+  auto run = std::make_unique<Run>();
+  run->path = new_run_path();
+  run->count = held_.size();
+  RunWriter writer(run->path, zstd_level_);
   for (const Query& q : held_) writer.add(q);
   stats_.bytes_spilled += writer.close();
   ++stats_.runs_spilled;
-  run_paths_.push_back(std::move(path));
+  ++stats_.runs;
+  runs_.push_back(std::move(run));
   held_.clear();
+  held_.shrink_to_fit();
   held_bytes_ = 0;
 }
 
-void SortedRuns::finish() {
-  if (finished_) throw std::logic_error("SortedRuns::finish called twice");
-  finished_ = true;
-  std::sort(held_.begin(), held_.end(), query_order_less);
-  // Cascade: merge the oldest runs into longer ones until one merge can read all at once.
-  while (run_paths_.size() + 1 > kMaxFanIn) {
-    std::vector<std::unique_ptr<Source>> group;
-    for (size_t i = 0; i < kMaxFanIn; ++i) {
-      group.push_back(std::make_unique<RunReader>(run_paths_[i]));
-    }
-    std::string path = new_run_path();
-    {
-      Merger merge(std::move(group));
-      RunWriter writer(path, zstd_level_);
-      Query q;
-      while (merge.next(q)) writer.add(q);
-      stats_.bytes_spilled += writer.close();
-    }
-    for (size_t i = 0; i < kMaxFanIn; ++i) std::filesystem::remove(run_paths_[i]);
-    run_paths_.erase(run_paths_.begin(), run_paths_.begin() + kMaxFanIn);
-    run_paths_.push_back(std::move(path));
-  }
-  std::vector<std::unique_ptr<Source>> sources;
-  for (const std::string& path : run_paths_) sources.push_back(std::make_unique<RunReader>(path));
-  sources.push_back(std::make_unique<VectorSource>(held_));
-  merger_ = std::make_unique<Merger>(std::move(sources));
+uint64_t RunQueue::front_left() const {
+  return runs_.empty() ? 0 : runs_.front()->left();
 }
 
-bool SortedRuns::next(Query& out) {
-  if (!merger_) throw std::logic_error("SortedRuns::next before finish");
-  return merger_->next(out);
-}
-
-size_t SortedRuns::take(size_t max_count, std::vector<Query>& out) {
+size_t RunQueue::take(size_t max_count, std::vector<Query>& out) {
+  if (runs_.empty()) return 0;
+  Run& run = *runs_.front();
   size_t n = 0;
-  Query q;
-  while (n < max_count && next(q)) {
-    out.push_back(std::move(q));
-    ++n;
+  if (run.spilled()) {
+    if (!run.reader) run.reader = std::make_unique<RunReader>(run.path);
+    Query q;
+    while (n < max_count && run.taken < run.count) {
+      if (!run.reader->next(q)) fail(run.path, "run ended early");
+      out.push_back(std::move(q));
+      ++run.taken;
+      ++n;
+    }
+  } else {
+    while (n < max_count && run.next < run.queries.size()) {
+      Query& q = run.queries[run.next++];
+      run_bytes_ -= std::min<uint64_t>(run_bytes_, query_memory_bytes(q));
+      out.push_back(std::move(q));
+      ++n;
+    }
+  }
+  if (run.left() == 0) {
+    if (run.spilled()) {
+      run.reader.reset();
+      std::error_code ec;
+      fs::remove(run.path, ec);
+    }
+    runs_.pop_front();
   }
   return n;
 }

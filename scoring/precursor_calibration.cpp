@@ -11,8 +11,8 @@ namespace ionflow {
 
 namespace {
 
-constexpr double kTailShare = 0.2;
 constexpr double kConfidentFdr = 0.01;
+constexpr double kFarSigmas = 5.0;  // a confident PSM this far from the offset is in the tail
 
 double median(std::vector<double> v) {
   const size_t mid = v.size() / 2;
@@ -23,9 +23,32 @@ double median(std::vector<double> v) {
   return (lower + upper) / 2;
 }
 
-}  // namespace
-
-namespace {
+// The errors of the confident set: the rank-1 targets at q <= kConfidentFdr, or when there are
+// fewer than kMinConfidentForCalibration of them the kFallbackConfident best-scoring rank-1
+// targets (`best_targets` is then set).
+std::vector<double> confident_errors(const std::vector<double>& scores,
+                                     const std::vector<bool>& decoy,
+                                     const std::vector<double>& errors, bool& best_targets) {
+  const std::vector<double> q = target_decoy_q_values(scores, decoy);
+  std::vector<double> confident;
+  for (size_t k = 0; k < q.size(); ++k) {
+    if (!decoy[k] && q[k] <= kConfidentFdr) confident.push_back(errors[k]);
+  }
+  best_targets = false;
+  if (confident.size() >= static_cast<size_t>(kMinConfidentForCalibration)) return confident;
+  std::vector<size_t> targets;
+  for (size_t k = 0; k < scores.size(); ++k) {
+    if (!decoy[k]) targets.push_back(k);
+  }
+  const size_t n = std::min(targets.size(), kFallbackConfident);
+  std::partial_sort(
+      targets.begin(), targets.begin() + static_cast<std::ptrdiff_t>(n), targets.end(),
+      [&](size_t a, size_t b) { return scores[a] != scores[b] ? scores[a] > scores[b] : a < b; });
+  confident.clear();
+  for (size_t i = 0; i < n; ++i) confident.push_back(errors[targets[i]]);
+  best_targets = true;
+  return confident;
+}
 
 // The PSM's precursor window in ppm (W of the model), or 0 when unknown (a Da tolerance and no
 // mass).
@@ -53,11 +76,7 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
       windows_da.push_back(w * 1e-6 * p.calcmass_da);
     }
   }
-  const std::vector<double> q = target_decoy_q_values(scores, decoy);
-  std::vector<double> confident;
-  for (size_t k = 0; k < q.size(); ++k) {
-    if (!decoy[k] && q[k] <= kConfidentFdr) confident.push_back(errors[k]);
-  }
+  std::vector<double> confident = confident_errors(scores, decoy, errors, model.best_targets);
   model.confident = static_cast<int>(confident.size());
   if (model.confident < kMinConfidentForCalibration || windows.empty()) return model;
   model.offset_ppm = median(confident);
@@ -66,7 +85,11 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
   model.sigma_ppm = std::max(kMinSigmaPpm, 1.4826 * median(deviation));
   model.window_ppm = median(windows);
   model.window_da = median(windows_da);
-  if (model.window_ppm < 6 * model.sigma_ppm || model.window_da > kMaxWindowDa) return model;
+  if (model.window_ppm < 6 * model.sigma_ppm) return model;
+  size_t far = 0;
+  for (double e : confident) far += std::abs(e - model.offset_ppm) > kFarSigmas * model.sigma_ppm;
+  model.tail_share = std::clamp(static_cast<double>(far) / static_cast<double>(confident.size()),
+                                kMinTailShare, kMaxTailShare);
   model.applied = true;
   const double norm = 1.0 / (model.sigma_ppm * std::sqrt(2 * std::numbers::pi));
   for (PsmFact& p : facts) {
@@ -74,7 +97,7 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
     if (!(w > 0)) continue;
     const double z = (p.precursor_ppm - model.offset_ppm) / model.sigma_ppm;
     const double log_ratio =
-        std::log10((1 - kTailShare) * w * norm * std::exp(-0.5 * z * z) + kTailShare);
+        std::log10((1 - model.tail_share) * w * norm * std::exp(-0.5 * z * z) + model.tail_share);
     // The bonus only ranks PSMs the fragments already single out (E < 1); the penalty is kept.
     if (log_ratio < 0 || p.score > 0) p.score += log_ratio;
   }
@@ -82,19 +105,16 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
 }
 
 std::string describe(const PrecursorCalibration& m) {
-  char line[200];
+  char line[240];
+  const char* from = m.best_targets ? "best-scoring" : "confident";
   if (m.applied) {
     std::snprintf(line, sizeof line,
-                  "applied: errors %+.2f ppm +- %.2f ppm from %d confident PSMs in a %.1f ppm "
-                  "window",
-                  m.offset_ppm, m.sigma_ppm, m.confident, m.window_ppm);
+                  "applied: errors %+.2f ppm +- %.2f ppm (%.0f%% further) from %d %s PSMs in a "
+                  "%.1f ppm window",
+                  m.offset_ppm, m.sigma_ppm, 100 * m.tail_share, m.confident, from, m.window_ppm);
   } else if (m.confident < kMinConfidentForCalibration) {
-    std::snprintf(line, sizeof line, "not applied: %d confident PSMs, fewer than %d", m.confident,
-                  kMinConfidentForCalibration);
-  } else if (m.window_da > kMaxWindowDa) {
-    std::snprintf(line, sizeof line,
-                  "not applied: a %.1f Da window, more than %.0f Da (an open search)", m.window_da,
-                  kMaxWindowDa);
+    std::snprintf(line, sizeof line, "not applied: %d rank-1 target PSMs, fewer than %d",
+                  m.confident, kMinConfidentForCalibration);
   } else {
     std::snprintf(line, sizeof line,
                   "not applied: a %.1f ppm window, less than 6 x the errors' spread %.2f ppm",

@@ -6,37 +6,42 @@
 // window). Sage and MSFragger recalibrate precursor masses from confident PSMs the same way.
 //
 // Model (rank-1 PSMs only): the confident set = target PSMs with q <= 0.01 under Psm::score
-// (fdr.hpp). Offset mu = their median precursor_ppm, spread sigma = 1.4826 x their median
-// absolute deviation (at least kMinSigmaPpm). The error of a correct PSM has density
-// f(e) = 0.8 N(e; mu, sigma) + 0.2 / W (a 20% heavy tail: wrong monoisotopic picks, a drifting
-// calibration), a random PSM's is uniform 1 / W, W = the PSM's own precursor window in ppm:
-// the tolerance's width for a ppm tolerance, width / calcmass x 1e6 for a Da tolerance (a
-// +-1.2 Da window is 2400 ppm wide for a 1000 Da peptide, 800 ppm for a 3000 Da one; a random
-// candidate is uniform over its own window). Every PSM's score (-log10 E-value) gains
-// log10(f(e) W): at most log10(0.8 W / (sigma sqrt(2 pi)) + 0.2) (+0.84 in a 20 ppm window with
-// sigma 1 ppm, +2.9 in a 2400 ppm one), at least log10(0.2) = -0.70. Under a uniform error
-// 10^gain has mean 1 for every W, so the null tail of the score stays at that of -log10 E
-// (fdr.hpp, kTailBounded). A function of the error and the window alone, the same for targets
-// and decoys, so target-decoy competition stays fair. The gain (a positive log ratio) is given
-// only to PSMs with E < 1 (score > 0): at E >= 1 a random peptide is expected to match the
-// fragments as well, and a precursor error near the offset (a random candidate lands within
-// ±sigma of it in about 1 of 10 of a 20 ppm window) must not make it an identification — on
-// the E. coli run with an appended proteome it made 3 impossible PSMs of 87 accepted, E-values
-// 0.96-2.5 at 2.9-4.2 ppm (offset 4.1), 2 of which this rule drops. The penalty applies to every
-// PSM. The sigma floor and the tail were chosen on the entrapment check (perf/ident): sigma >=
-// 0.5 ppm with a 5% tail accepted 3 fewer PSMs on BSA1 and the same entrapment PSMs.
+// (fdr.hpp), or, when fewer than kMinConfidentForCalibration pass, the kFallbackConfident
+// best-scoring targets (the estimates below are medians: they hold while at least half of the
+// set is correct; a set of random matches has errors spread over the window, a wide sigma and
+// no gain). Offset mu = their median precursor_ppm, spread sigma = 1.4826 x their median
+// absolute deviation (at least kMinSigmaPpm), tail share t = the fraction of them more than 5
+// sigma from mu, within [kMinTailShare, kMaxTailShare] (wrong monoisotopic picks, a drifting
+// calibration; in an open search the modified peptides, at their mass shifts). The error of a
+// correct PSM has density f(e) = (1 - t) N(e; mu, sigma) + t / W, a random PSM's is uniform 1 /
+// W, W = the PSM's own precursor window in ppm: the tolerance's width for a ppm tolerance,
+// width / calcmass x 1e6 for a Da tolerance (a +-1.2 Da window is 2400 ppm wide for a 1000 Da
+// peptide, 800 ppm for a 3000 Da one; a random candidate is uniform over its own window). Every
+// PSM's score (-log10 E-value) gains log10(f(e) W): at most log10((1 - t) W / (sigma sqrt(2
+// pi)) + t) (+0.84 in a 20 ppm window with sigma 1 ppm and t = 0.2, +2.9 in a 2400 ppm one), at
+// least log10(t) (-0.70 at t = 0.2). Under a uniform error 10^gain has mean 1 for every W and
+// t, so the null tail of the score stays at that of -log10 E (fdr.hpp, kTailBounded). A
+// function of the error and the window alone, the same for targets and decoys, so target-decoy
+// competition stays fair. The gain (a positive log ratio) is given only to PSMs with E < 1
+// (score > 0): at E >= 1 a random peptide is expected to match the fragments as well, and a
+// precursor error near the offset (a random candidate lands within ±sigma of it in about 1 of
+// 10 of a 20 ppm window) must not make it an identification — on the E. coli run with an
+// appended proteome it made 3 impossible PSMs of 87 accepted, E-values 0.96-2.5 at 2.9-4.2 ppm
+// (offset 4.1), 2 of which this rule drops. The penalty applies to every PSM. The sigma floor
+// and the tail floor were chosen on the entrapment check (perf/ident): sigma >= 0.5 ppm with a
+// 5% tail accepted 3 fewer PSMs on BSA1 and the same entrapment PSMs.
 //
-// Applied only when it can be learned and means something: at least kMinConfident confident
-// PSMs, the median window at least 6 sigma wide, and a mass-measurement window, not an open
-// search: at most kMaxWindowDa wide at the median peptide mass (an open search's errors are
-// mass shifts, modifications it looks for). A wide window on a high-resolution instrument
-// (a TOF run searched at +-1.2 Da) is where the gain is largest: perf/ident's charge-less HeLa
-// run at +-1.2 Da, 14 -> 26 PSMs at 1% (Comet 21). Until 2026-12-04 W was the span of the
-// run's errors and windows over 100 ppm were left alone.
+// Applied when it can be learned and means something: a confident set of at least
+// kMinConfidentForCalibration and a median window at least 6 sigma wide. Wide windows gain the
+// most: at +-1.2 Da (a TOF run searched so) perf/ident's charge-less HeLa run went from 14 to
+// 26 PSMs at 1% (Comet 21); an open search (+-500 Da) of BSA1 from 0 to 31 (Comet 7), of E.
+// coli from 62 to 71, with no entrapment PSM. Until 2026-12-04 W was the span of the run's
+// errors, windows over 100 ppm were left alone and the tail share was 0.2.
 //
 // Thread-safe: a pure function on the caller's vector.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -47,15 +52,19 @@ namespace ionflow {
 
 inline constexpr int kMinConfidentForCalibration = 10;
 inline constexpr double kMinSigmaPpm = 1.0;
-inline constexpr double kMaxWindowDa = 10.0;
+inline constexpr size_t kFallbackConfident = 20;
+inline constexpr double kMinTailShare = 0.2;
+inline constexpr double kMaxTailShare = 0.8;
 
 struct PrecursorCalibration {
   bool applied = false;
-  int confident = 0;      // confident rank-1 target PSMs the model was learned from
-  double offset_ppm = 0;  // mu
-  double sigma_ppm = 0;   // sigma
-  double window_ppm = 0;  // the median W over the rank-1 PSMs
-  double window_da = 0;   // the median window in Da (the open-search test)
+  int confident = 0;          // confident rank-1 target PSMs the model was learned from
+  double offset_ppm = 0;      // mu
+  double sigma_ppm = 0;       // sigma
+  double window_ppm = 0;      // the median W over the rank-1 PSMs
+  double window_da = 0;       // the median window in Da
+  double tail_share = 0;      // t
+  bool best_targets = false;  // the confident set is the best-scoring targets (too few at 1%)
 };
 
 // Adds the log10 likelihood ratio of its precursor error to every fact's score (all ranks)

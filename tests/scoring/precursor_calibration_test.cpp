@@ -51,8 +51,11 @@ TEST(PrecursorCalibration, LearnsTheOffsetAndSpreadAndAddsTheLikelihoodRatio) {
   EXPECT_NEAR(facts[2].score - before[2].score, top, 1e-12);  // the PSM at 4.0 ppm
   // Far from it (the PSM at -10 ppm, 14 sigma away): log10(0.2), the tail.
   EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-12);
+  EXPECT_DOUBLE_EQ(model.tail_share, kMinTailShare);  // no confident PSM beyond 5 sigma
+  EXPECT_FALSE(model.best_targets);
   EXPECT_EQ(describe(model),
-            "applied: errors +4.00 ppm +- 1.00 ppm from 30 confident PSMs in a 20.0 ppm window");
+            "applied: errors +4.00 ppm +- 1.00 ppm (20% further) from 30 confident PSMs in a "
+            "20.0 ppm window");
 }
 
 TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
@@ -77,24 +80,67 @@ TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
   EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-12);
 }
 
-TEST(PrecursorCalibration, TooFewConfidentPsmsChangeNothing) {
+// Fewer than 10 confident PSMs: the 20 best-scoring targets stand in. Here they are the 9
+// confident ones and 11 random ones spread over the window: sigma 5.75 ppm, too wide for a 20 ppm
+// window to say anything; nothing changes.
+TEST(PrecursorCalibration, TooFewConfidentPsmsAndRandomBestTargetsChangeNothing) {
   std::vector<PsmFact> facts = run(kMinConfidentForCalibration - 1);
   const std::vector<PsmFact> before = facts;
   const PrecursorCalibration model = calibrate_precursor_errors(facts, kWindow);
   EXPECT_FALSE(model.applied);
-  EXPECT_EQ(describe(model), "not applied: 9 confident PSMs, fewer than 10");
+  EXPECT_TRUE(model.best_targets);
+  EXPECT_EQ(model.confident, 20);
+  EXPECT_EQ(describe(model),
+            "not applied: a 20.0 ppm window, less than 6 x the errors' spread 5.75 ppm");
   for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
 }
 
-TEST(PrecursorCalibration, AnOpenSearchWindowIsLeftAlone) {
+// With 9 confident PSMs whose errors agree, and the best of the rest at the same offset (a run
+// whose decoys cut early, as an open search's do), the 20 best-scoring targets learn the offset.
+TEST(PrecursorCalibration, TheBestScoringTargetsStandInForTooFewConfidentOnes) {
+  std::vector<PsmFact> facts = run(kMinConfidentForCalibration - 1);
+  for (int i = 0; i < 12; ++i) {  // at the offset, below the best decoy (1.99), above the rest
+    PsmFact p;
+    p.spectrum_index = facts.size();
+    p.score = 1.981 + 0.0007 * i;
+    p.precursor_ppm = 4.0;
+    facts.push_back(p);
+  }
+  const PrecursorCalibration model = calibrate_precursor_errors(facts, kWindow);
+  ASSERT_TRUE(model.applied);
+  EXPECT_TRUE(model.best_targets);
+  EXPECT_EQ(model.confident, 20);
+  EXPECT_DOUBLE_EQ(model.offset_ppm, 4.0);
+  EXPECT_EQ(describe(model).rfind("applied: errors +4.00 ppm +- 1.00 ppm (20% further) from 20 "
+                                  "best-scoring PSMs",
+                                  0),
+            0u)
+      << describe(model);
+}
+
+// An open search is calibrated too: the unmodified peptides sit at the offset, a random
+// candidate anywhere in +-500 Da (10^6 ppm at 1000 Da). A third of the confident PSMs 100 Da
+// off (a modification) make the tail share 1/3: those lose log10(1/3), the ones at the offset
+// gain log10(2/3 W / (sigma sqrt(2 pi)) + 1/3).
+TEST(PrecursorCalibration, AnOpenSearchLearnsItsUnmodifiedPeakAndItsShare) {
   std::vector<PsmFact> facts = run(30);
   for (PsmFact& p : facts) p.calcmass_da = 1000.0f;
+  for (int i = 0; i < 30; ++i) {
+    if (i % 3 == 1) facts[i].precursor_ppm = 100000.0;  // +100 Da on 1000 Da
+  }
   const std::vector<PsmFact> before = facts;
   const PrecursorCalibration model = calibrate_precursor_errors(facts, Tolerance::Da(-500, 500));
-  EXPECT_FALSE(model.applied);
-  EXPECT_DOUBLE_EQ(model.window_da, 1000.0);
-  EXPECT_EQ(describe(model), "not applied: a 1000.0 Da window, more than 10 Da (an open search)");
-  for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
+  ASSERT_TRUE(model.applied);
+  EXPECT_DOUBLE_EQ(model.window_ppm, 1e6);
+  EXPECT_NEAR(model.tail_share, 1.0 / 3, 1e-12);
+  // The median of the 30 errors (20 at 3-5 ppm, 10 at 1e5) is 4.5; their MAD 1 -> 1.4826.
+  EXPECT_DOUBLE_EQ(model.offset_ppm, 4.5);
+  EXPECT_DOUBLE_EQ(model.sigma_ppm, 1.4826);
+  const double z = (4.0 - 4.5) / 1.4826;  // facts[2], at 4.0 ppm
+  const double density = std::exp(-0.5 * z * z) / (1.4826 * std::sqrt(2 * std::numbers::pi));
+  EXPECT_NEAR(facts[2].score - before[2].score, std::log10(2.0 / 3 * 1e6 * density + 1.0 / 3),
+              1e-9);
+  EXPECT_NEAR(facts[1].score - before[1].score, std::log10(1.0 / 3), 1e-9);
 }
 
 // A Da window is W = width / mass in ppm for each PSM: at +-1.2 Da a 1000 Da peptide's window is
@@ -112,8 +158,9 @@ TEST(PrecursorCalibration, ADaWindowIsEachPeptidesOwnWidthInPpm) {
   // facts[2]: 4.0 ppm, 1000 Da; facts[7]: 4.0 ppm, 3000 Da.
   EXPECT_NEAR(facts[2].score - before[2].score, std::log10(0.8 * 2400.0 / root + 0.2), 1e-9);
   EXPECT_NEAR(facts[7].score - before[7].score, std::log10(0.8 * 800.0 / root + 0.2), 1e-9);
-  EXPECT_EQ(
-      describe(model).rfind("applied: errors +4.00 ppm +- 1.00 ppm from 30 confident PSMs", 0), 0u)
+  EXPECT_EQ(describe(model).rfind(
+                "applied: errors +4.00 ppm +- 1.00 ppm (20% further) from 30 confident PSMs", 0),
+            0u)
       << describe(model);
 }
 

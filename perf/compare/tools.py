@@ -91,7 +91,10 @@ def prepare_tandem(run_dir, spectra, s: SearchSettings, tandem='tandem'):
         f.write(_fill('tandem_input.xml.in', {
             'DEFAULT_INPUT': default_input, 'TAXONOMY': taxonomy, 'SPECTRA': spectra,
             'OUTPUT': output, 'THREADS': s.threads, 'FRAGMENT_DA': s.fragment_da,
-            'PRECURSOR_PPM': s.precursor_ppm, 'ISOTOPE_ERROR': 'yes' if s.isotope_error else 'no',
+            # X!Tandem takes Daltons on the parent's neutral (M+H) mass like Comet's type 0.
+            'PRECURSOR_TOL': s.precursor_da if s.precursor_da > 0 else s.precursor_ppm,
+            'PRECURSOR_UNITS': 'Daltons' if s.precursor_da > 0 else 'ppm',
+            'ISOTOPE_ERROR': 'yes' if s.isotope_error else 'no',
             'MISSED_CLEAVAGES': s.missed_cleavages}))
     return [tandem, inp], output
 

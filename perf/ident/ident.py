@@ -105,7 +105,18 @@ RUNS['pooled'] = dict(source='generated', spectra=f'scale_{SCALE_QUERIES}_seed1.
 # Charge-less runs: the same MGF with its CHARGE lines removed (written under --work/inputs),
 # searched with precursor charges 1-3 for spectra without one.
 for _name in ('yeast-MGF', 'HeLa'):
-    RUNS[_name + '-nocharge'] = dict(RUNS[_name], strip_charges=True, charges=(1, 3))
+    RUNS[_name + '-nocharge'] = dict(RUNS[_name], strip_charges=True, charges=(1, 3),
+                                     base=_name + '-nocharge')
+
+# Wide windows: every run above at +-1.2 Da on the neutral mass, isotope errors off (the window
+# holds them), as a TOF run is searched. Open searches: +-500 Da, BSA1 against its own database
+# (its entrapment database would take Comet about an hour) and E. coli against both; X!Tandem is
+# not run for them (perf/compare does the same).
+for _name in [n for n in RUNS if n != 'pooled']:
+    RUNS[_name + '-wide'] = dict(RUNS[_name], precursor_da=1.2, iso=False,
+                                 base=RUNS[_name].get('base', _name))
+RUNS['BSA1-open'] = dict(RUNS['BSA1'], precursor_da=500.0, iso=False, base='BSA1', dbs=('own',))
+RUNS['Ecoli-open'] = dict(RUNS['Ecoli'], precursor_da=500.0, iso=False, base='Ecoli')
 
 
 def parse_args(argv):
@@ -208,6 +219,7 @@ def build_databases(args, name, run, root):
 def settings_for(run, db, threads):
     return tools.SearchSettings(fasta=db.path, decoy_tag=db.tag, decoy_suffix=db.suffix,
                                 isotope_error=run['iso'], precursor_ppm=run['ppm'],
+                                precursor_da=run.get('precursor_da', 0.0),
                                 fragment_da=run['frag'], missed_cleavages=run['mc'],
                                 threads=threads, deisotope=run['frag'] < 0.1,
                                 precursor_charges=run.get('charges', ()))
@@ -378,15 +390,19 @@ def main(argv):
             skipped.append(f'{name}: skipped, missing {", ".join(missing)} (under {root} / '
                            f'{args.shared})')
             continue
-        dbs = build_databases(args, name, run, root)
-        spectra, ids = spectra_input(args, name, os.path.join(root, run['spectra']), run)
+        base = run.get('base', name)  # the variants of a run share its inputs and databases
+        dbs = build_databases(args, base, run, root)
+        spectra, ids = spectra_input(args, base, os.path.join(root, run['spectra']), run)
         results[name] = {}
-        for db_name in [d for d in args.dbs.split(',') if d and d in dbs]:
+        for db_name in [d for d in args.dbs.split(',')
+                        if d and d in dbs and d in run.get('dbs', dbs)]:
             db = dbs[db_name]
             results[name][db_name] = {'db': db, 'engines': {}}
             for engine in engines:
+                if engine == 'tandem' and run.get('precursor_da', 0.0) > 10:
+                    continue  # open searches: Comet only (see above)
                 run_dir = os.path.join(args.work, 'runs', name, db_name, engine)
-                inp, inp_ids = tandem_input(args, name, spectra, ids) if engine == 'tandem' \
+                inp, inp_ids = tandem_input(args, base, spectra, ids) if engine == 'tandem' \
                     else (spectra, ids)
                 result, wall = run_engine(args, engine, run_dir, inp,
                                           settings_for(run, db, args.threads))

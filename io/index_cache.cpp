@@ -161,13 +161,14 @@ void write_payload(Writer& w, const PeptideIndex& index, const FragmentIndex* fr
 void read_payload(Reader& r, bool has_fragments, IndexCacheLoad& out) {
   auto index = std::make_shared<PeptideIndex>();
   const uint64_t n_proteins = r.count(8 * 3 + 1, "protein");
-  index->proteins.resize(n_proteins);
-  for (Protein& p : index->proteins) {
+  std::vector<Protein> proteins(n_proteins);
+  for (Protein& p : proteins) {
     p.accession = r.str("protein accession");
     p.description = r.str("protein description");
     p.sequence = r.str("protein sequence");
     p.is_decoy = r.pod<uint8_t>("protein decoy flag") != 0;
   }
+  index->proteins = std::move(proteins);
   const uint64_t n_mods = r.count(8 + 4 + 8 + 4 + 8 + 1, "modification");
   index->modifications.resize(n_mods);
   for (Modification& m : index->modifications) {

@@ -147,7 +147,7 @@ inline Record record_of(uint32_t source, uint32_t protein, const DigestedPeptide
 
 struct DigestedDatabase::Impl {
   SearchParameters params;
-  std::vector<Protein> proteins;                         // generated decoys appended
+  ProteinList proteins;  // generated decoys appended; shared with the indexes built from it
   std::vector<std::vector<index_build::Record>> slices;  // one per digest slice (not selectable)
   uint64_t occurrences = 0;
   FormMassShifts shifts;

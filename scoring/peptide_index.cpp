@@ -552,7 +552,7 @@ void sort_by_mass(Columns& columns, int threads) {
 }
 
 // Steps 2-4 on the records of `slices` (consumed), whose residues `residues` borrows from the
-// digest's proteins: the index without its proteins (the caller moves or copies them in).
+// digest's proteins: the index without its proteins (the caller gives it the digest's list).
 std::shared_ptr<PeptideIndex> build_from_records(std::vector<std::vector<Record>>& slices,
                                                  const Residues& residues,
                                                  const DatabaseParameters& db,
@@ -595,7 +595,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
                                                         const std::atomic<bool>* cancel,
                                                         PeptideIndexLimits limits) {
   DigestedDatabase::Impl& im = *digested.impl_;
-  const Residues residues(im.proteins);
+  const Residues residues(im.proteins.all());
   const NullPool null_pool{null_pool_stride(im.occurrences)};
   if (im.selectable) {
     make_selected_records(im, selection, residues, null_pool, std::max(1, limits.threads), cancel,
@@ -615,7 +615,7 @@ std::shared_ptr<const PeptideIndex> build_selected_peptide_index(
   if (!im.selectable) {
     throw std::invalid_argument("build_selected_peptide_index: the digest is not selectable");
   }
-  const Residues residues(im.proteins);
+  const Residues residues(im.proteins.all());
   const NullPool null_pool{null_pool_stride(im.occurrences)};
   std::vector<std::vector<Record>> slices;
   make_selected_records(im, &selection, residues, null_pool, std::max(1, limits.threads), cancel,

@@ -25,7 +25,7 @@
 
 #include "scoring/modification.hpp"
 #include "scoring/peptide.hpp"
-#include "scoring/protein.hpp"
+#include "scoring/protein_list.hpp"
 #include "scoring/search_parameters.hpp"
 
 namespace ionflow {
@@ -52,7 +52,7 @@ static_assert(sizeof(PeptideRecord) == 24);
 
 class PeptideIndex {
  public:
-  std::vector<Protein> proteins;            // targets and decoys
+  ProteinList proteins;  // targets and decoys; shared by copies (protein_list.hpp)
   std::vector<Modification> modifications;  // fixed then variable, as PlacedModification indexes
 
   size_t size() const { return masses_.size(); }
@@ -212,7 +212,7 @@ std::shared_ptr<const PeptideIndex> build_peptide_index(DigestedDatabase digeste
 
 // The same selected build without consuming `digested`, which stays usable for the next
 // selection: a job that selects per sorted run of its queries (actors/sorter.cpp) builds one
-// index per run from one digest. Each index gets a copy of the proteins. Equal to
+// index per run from one digest. Every index shares the digest's ProteinList (no copy). Equal to
 // build_peptide_index(a copy of digested, &selection). Throws std::invalid_argument when
 // !digested.selectable(), else as below.
 std::shared_ptr<const PeptideIndex> build_selected_peptide_index(

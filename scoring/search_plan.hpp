@@ -61,8 +61,9 @@ SelectedIndex build_selected_index(DigestedDatabase digested,
                                    const SearchParameters& params, const std::string& fasta_path,
                                    int build_threads, const std::atomic<bool>* cancel);
 // The same for one sorted run of a job's queries (a job that selects per run, actors/sorter.cpp):
-// `digested` is not consumed and builds the next run's index too (each index copies the
-// proteins). Candidates and null pool of every query of the run are those of the whole index.
+// `digested` is not consumed and builds the next run's index too (every index shares the
+// digest's proteins). Candidates and null pool of every query of the run are those of the whole
+// index.
 SelectedIndex build_run_index(const DigestedDatabase& digested,
                               const std::vector<double>& query_masses_da,
                               const SearchParameters& params, const std::string& fasta_path,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -215,9 +216,11 @@ TEST(PrecursorSelection, ReusableDigestBuildsEachRunsIndexAsAFreshDigestWould) {
   const std::vector<std::vector<double>> runs = {{1045.5, 1500.75, 2210.1},
                                                  {812.43, 1500.75, 3011.2, 3500.0}};
   DigestedDatabase kept = digest_database(ecoli(), params, nullptr, limits);
+  std::vector<std::shared_ptr<const PeptideIndex>> run_indexes;
   for (const std::vector<double>& masses : runs) {
     const PrecursorSelection selection(masses, params, params.database.peptide_max_mass_da + 1.0);
     const auto reused = build_selected_peptide_index(kept, selection, nullptr, limits);
+    run_indexes.push_back(reused);
     const auto fresh = build_peptide_index(digest_database(ecoli(), params, nullptr, limits),
                                            &selection, nullptr, limits);
     ASSERT_EQ(reused->size(), fresh->size());
@@ -230,6 +233,9 @@ TEST(PrecursorSelection, ReusableDigestBuildsEachRunsIndexAsAFreshDigestWould) {
     for (size_t i = 0; i < fresh->size(); i += 97) expect_same_peptide(*reused, i, *fresh, i);
   }
   EXPECT_EQ(kept.occurrences(), digest_database(ecoli(), params).occurrences());
+  // The run indexes hold one list of the proteins between them, not a copy each.
+  EXPECT_TRUE(run_indexes[0]->proteins.shares(run_indexes[1]->proteins));
+  EXPECT_FALSE(run_indexes[0]->proteins.empty());
 }
 
 TEST(PrecursorSelection, ReusableBuildRefusesADigestThatCannotSelect) {

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace ionflow {
 
@@ -49,19 +50,23 @@ std::vector<double> target_decoy_q_values(const std::vector<double>& scores,
                                           const std::vector<bool>& decoy, DecoyCount count) {
   const size_t n = scores.size();
   const DecoyTail tail(scores, decoy, count);
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+  // (score, index) pairs sorted by score, best first: the scores sit next to their indexes
+  // instead of being looked up through them. Ties need no order: a group of equal scores gets
+  // one FDR and so one q-value.
+  std::vector<std::pair<double, size_t>> ranked(n);
+  for (size_t i = 0; i < n; ++i) ranked[i] = {scores[i], i};
+  std::sort(ranked.begin(), ranked.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   // FDR at each threshold (groups of equal scores), then the running minimum from the bottom.
   std::vector<double> fdr(n, 1.0);
   size_t targets = 0, decoys = 0;
   for (size_t i = 0; i < n;) {
     size_t j = i;
-    while (j < n && scores[order[j]] == scores[order[i]]) {
-      (decoy[order[j]] ? decoys : targets) += 1;
+    while (j < n && ranked[j].first == ranked[i].first) {
+      (decoy[ranked[j].second] ? decoys : targets) += 1;
       ++j;
     }
-    const double d = tail.decoys_above(scores[order[i]], decoys);
+    const double d = tail.decoys_above(ranked[i].first, decoys);
     const double f = targets == 0 ? 1.0 : std::min(1.0, d / double(targets));
     for (size_t k = i; k < j; ++k) fdr[k] = f;
     i = j;
@@ -70,7 +75,7 @@ std::vector<double> target_decoy_q_values(const std::vector<double>& scores,
   double running = 1.0;
   for (size_t k = n; k-- > 0;) {
     running = std::min(running, fdr[k]);
-    q[order[k]] = running;
+    q[ranked[k].second] = running;
   }
   return q;
 }

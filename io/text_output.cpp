@@ -78,16 +78,32 @@ void TextOutput::put_shortest(double value) {
   put(std::string_view(text, static_cast<std::size_t>(result.ptr - text)));
 }
 
-void TextOutput::flush_buffer() {
-  if (!buffer_.empty()) {
-    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-    buffer_.clear();
+TextOutput::~TextOutput() {
+  if (writer_.joinable()) writer_.join();
+}
+
+void TextOutput::wait_for_write() {
+  if (writer_.joinable()) writer_.join();
+  if (write_failed_ || !out_) {
+    throw std::runtime_error("result writer: writing to the output stream failed");
   }
-  if (!out_) throw std::runtime_error("result writer: writing to the output stream failed");
+}
+
+void TextOutput::flush_buffer() {
+  wait_for_write();
+  if (buffer_.empty()) return;
+  writing_.swap(buffer_);
+  buffer_.clear();
+  buffer_.reserve(flush_bytes_ + 4096);
+  writer_ = std::thread([this] {
+    out_.write(writing_.data(), static_cast<std::streamsize>(writing_.size()));
+    write_failed_ = !out_;
+  });
 }
 
 void TextOutput::finish() {
   flush_buffer();
+  wait_for_write();
   out_.flush();
   if (!out_) throw std::runtime_error("result writer: flushing the output stream failed");
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scoring/fdr.hpp"
+#include "scoring/parallel.hpp"
 
 namespace ionflow {
 
@@ -198,6 +199,38 @@ std::pair<double, double> fold_normalisation(const std::vector<double>& scores,
   return {threshold, spread};  // s' = (s − threshold) / spread
 }
 
+// One cross-validation fold: trains on the rows of the other folds (train_lda), scores every
+// row with the model, normalises with the training rows (fold_normalisation) and writes the
+// normalised scores of this fold's rows into new_scores. Returns false when training fails.
+// The normalisation comes from the training split: a test fold's own labels never shape its
+// scores (normalising on them let each small fold cut just above its best decoy).
+bool score_fold(const FeatureRows& x, const std::vector<bool>& decoy,
+                const std::vector<double>& scores, const std::vector<int>& fold_of_row, int fold,
+                Features& w, std::pair<double, double>& norm, std::vector<double>& new_scores) {
+  const size_t n = x.size();
+  std::vector<char> in_train(n);
+  for (size_t k = 0; k < n; ++k) in_train[k] = fold_of_row[k] != fold;
+  if (!train_lda(x, decoy, in_train, scores, w)) return false;
+  std::vector<double> train_scores;
+  std::vector<bool> train_decoy;
+  for (size_t k = 0; k < n; ++k) {
+    const Features row = x[k];
+    double s = 0;
+    for (int f = 0; f < kFeatures; ++f) s += w[f] * row[f];
+    if (in_train[k]) {
+      train_scores.push_back(s);
+      train_decoy.push_back(decoy[k]);
+    } else {
+      new_scores[k] = s;
+    }
+  }
+  norm = fold_normalisation(train_scores, train_decoy);
+  for (size_t k = 0; k < n; ++k) {
+    if (!in_train[k]) new_scores[k] = (new_scores[k] - norm.first) / norm.second;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string describe(const RescoringOutcome& o) {
@@ -248,37 +281,24 @@ bool rescore_psms(std::vector<PsmFact>& psms, RescoringOutcome* outcome) {
   out.accepted_before = baseline;
 
   // Cross-validation: fold = spectrum_index mod kFolds; each fold is scored by the model trained
-  // on the others, then normalised.
+  // on the others, then normalised. The folds are independent (each writes only its own rows of
+  // new_scores), so they train on their own threads: the same numbers as one after another.
   auto fold_of = [&](const PsmFact& p) { return static_cast<int>(p.spectrum_index % kFolds); };
+  std::vector<int> fold_of_row(n);
+  for (size_t k = 0; k < n; ++k) fold_of_row[k] = fold_of(psms[rank1[k]]);
   std::array<Features, kFolds> w{};
   std::array<std::pair<double, double>, kFolds> norm{};
+  std::array<char, kFolds> trained{};
   std::vector<double> new_scores(n);
+  parallel_tasks(kFolds, kFolds, [&](size_t fold) {
+    trained[fold] = score_fold(x, decoy, scores, fold_of_row, static_cast<int>(fold), w[fold],
+                               norm[fold], new_scores);
+  });
   for (int fold = 0; fold < kFolds; ++fold) {
-    std::vector<char> in_train(n);
-    for (size_t k = 0; k < n; ++k) in_train[k] = fold_of(psms[rank1[k]]) != fold;
-    if (!train_lda(x, decoy, in_train, scores, w[fold])) {
+    if (!trained[fold]) {
       out.not_applied = "a training split has fewer than " + std::to_string(int(kMinClass)) +
                         " confident targets or decoys, or its features are degenerate";
       return false;
-    }
-    // The normalisation comes from the training split: a test fold's own labels never shape its
-    // scores (normalising on them let each small fold cut just above its best decoy).
-    std::vector<double> train_scores;
-    std::vector<bool> train_decoy;
-    for (size_t k = 0; k < n; ++k) {
-      const Features row = x[k];
-      double s = 0;
-      for (int f = 0; f < kFeatures; ++f) s += w[fold][f] * row[f];
-      if (in_train[k]) {
-        train_scores.push_back(s);
-        train_decoy.push_back(decoy[k]);
-      } else {
-        new_scores[k] = s;
-      }
-    }
-    norm[fold] = fold_normalisation(train_scores, train_decoy);
-    for (size_t k = 0; k < n; ++k) {
-      if (!in_train[k]) new_scores[k] = (new_scores[k] - norm[fold].first) / norm[fold].second;
     }
   }
   out.accepted_after = accepted_targets(new_scores, decoy);

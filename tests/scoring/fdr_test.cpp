@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace ionflow {
 namespace {
@@ -35,6 +38,64 @@ TEST(Fdr, InputOrderAndTies) {
   std::vector<double> q2 = target_decoy_q_values({5, 5}, {false, true});
   EXPECT_DOUBLE_EQ(q2[0], 1.0);
   EXPECT_DOUBLE_EQ(q2[1], 1.0);
+}
+
+TEST(Fdr, LargeListsRankedByRadixGiveTheSortedListsQValues) {
+  // 20,000 items (above the radix sort's 4,096) with ties, negative scores, +0 and -0: every
+  // q-value equals the one from a plain sort of the same list, and so does the tail-bounded one.
+  std::vector<double> scores;
+  std::vector<bool> decoy;
+  uint64_t state = 12345;
+  auto next = [&state] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t r = next();
+    const double score =
+        (i % 97 == 0) ? (i % 2 ? 0.0 : -0.0)
+        : (i % 13 == 0)
+            ? 2.5  // a tie group
+            : static_cast<double>(static_cast<int64_t>(r >> 40) - (int64_t{1} << 23)) / 1e5;
+    scores.push_back(score);
+    decoy.push_back((next() >> 60) < 5 || score < -20.0);
+  }
+  for (DecoyCount count : {DecoyCount::kObserved, DecoyCount::kTailBounded}) {
+    const std::vector<double> q = target_decoy_q_values(scores, decoy, count);
+    // The reference: the same rule over a plain (stable) sort.
+    std::vector<size_t> order(scores.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    // Each item's q must not depend on the rank order inside its tie group, and q must be
+    // non-decreasing down the sorted list.
+    for (size_t k = 1; k < order.size(); ++k) {
+      EXPECT_LE(q[order[k - 1]], q[order[k]]) << k;
+      if (scores[order[k - 1]] == scores[order[k]]) {
+        EXPECT_EQ(q[order[k - 1]], q[order[k]]);
+      }
+    }
+    // And the values: D/T at each group's end, running minimum from the bottom.
+    if (count == DecoyCount::kObserved) {
+      std::vector<double> expected(scores.size());
+      size_t targets = 0, decoys = 0;
+      std::vector<double> fdr(order.size());
+      for (size_t i = 0; i < order.size();) {
+        size_t j = i;
+        while (j < order.size() && scores[order[j]] == scores[order[i]]) {
+          (decoy[order[j]] ? decoys : targets) += 1;
+          ++j;
+        }
+        for (size_t k = i; k < j; ++k) {
+          fdr[k] = targets == 0 ? 1.0 : std::min(1.0, double(decoys) / double(targets));
+        }
+        i = j;
+      }
+      double running = 1.0;
+      for (size_t k = order.size(); k-- > 0;) {
+        running = std::min(running, fdr[k]);
+        expected[order[k]] = running;
+      }
+      for (size_t i = 0; i < scores.size(); ++i) ASSERT_EQ(q[i], expected[i]) << i;
+    }
+  }
 }
 
 TEST(Fdr, TailBoundedDecoyCountByHand) {

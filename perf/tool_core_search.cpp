@@ -30,6 +30,7 @@
 
 #include "io/fasta_reader.hpp"
 #include "io/spectrum_reader.hpp"
+#include "perf/tool_search_setup.hpp"
 #include "scoring/fdr.hpp"
 #include "scoring/protein_groups.hpp"
 #include "scoring/search.hpp"
@@ -47,14 +48,6 @@ double thread_cpu_seconds() {
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Target rank-1 PSMs with q <= 0.01 when the spectra compete by `key` (one PSM per spectrum).
@@ -101,25 +94,14 @@ int main(int argc, char** argv) {
   }
   const std::string spectra_path = argv[1];
   const std::string fasta_path = argv[2];
-  SearchParameters params;
-  params.database.decoy_generation = DecoyGeneration::kNone;
-  params.database.decoy_tag = "rev_";
-  params.database.decoy_tag_is_suffix = false;
-  params.isotope_errors = {0, 1};
+  SearchParameters params = tool::comparison_parameters();
   int print = 0;
   bool list = false;
   std::string tsv;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--decoy-tag" && i + 1 < argc) {
-      params.database.decoy_tag = argv[++i];
-    } else if (a == "--suffix") {
-      params.database.decoy_tag_is_suffix = true;
-    } else if (a == "--isotope-errors" && i + 1 < argc) {
-      params.isotope_errors.clear();
-      std::stringstream ss(argv[++i]);
-      for (std::string t; std::getline(ss, t, ',');) params.isotope_errors.push_back(std::stoi(t));
-    } else if (a == "--print" && i + 1 < argc) {
+    if (tool::parse_common_flag(argc, argv, i, params)) continue;
+    if (a == "--print" && i + 1 < argc) {
       print = std::stoi(argv[++i]);
     } else if (a == "--list") {
       list = true;
@@ -130,17 +112,12 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // Unimod: Carbamidomethyl = UNIMOD:4, +57.021464 Da; Oxidation = UNIMOD:35, +15.994915 Da.
-  params.database.fixed_modifications.push_back(
-      {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
-  params.database.variable_modifications.push_back(
-      {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
 
   try {
     auto t0 = Clock::now();
     timespec pc0{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &pc0);
-    const std::string fasta = read_file(fasta_path);
+    const std::string fasta = tool::read_file(fasta_path);
     FastaOptions fasta_options{params.database.decoy_tag, params.database.decoy_tag_is_suffix};
     std::vector<Protein> proteins = parse_fasta(fasta, fasta_path, fasta_options);
     const size_t n_proteins = proteins.size();
@@ -151,15 +128,7 @@ int main(int argc, char** argv) {
     const double cpu_index = (pc1.tv_sec - pc0.tv_sec) + (pc1.tv_nsec - pc0.tv_nsec) * 1e-9;
 
     t0 = Clock::now();
-    const std::string content = read_file(spectra_path);
-    auto reader =
-        make_spectrum_reader(detect_peak_list_format(content.substr(0, 4096)), spectra_path, 0);
-    std::vector<RawSpectrum> spectra;
-    constexpr size_t kBlock = 1 << 20;
-    for (size_t off = 0; off < content.size(); off += kBlock) {
-      reader->feed(std::string_view(content).substr(off, kBlock), spectra);
-    }
-    reader->finish(spectra);
+    const std::vector<RawSpectrum> spectra = tool::read_spectra(spectra_path);
     const double t_read = seconds_since(t0);
 
     t0 = Clock::now();

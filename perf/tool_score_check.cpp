@@ -31,6 +31,7 @@
 #include "io/run_queue.hpp"
 #include "io/sha256.hpp"
 #include "io/spectrum_reader.hpp"
+#include "perf/tool_search_setup.hpp"
 #include "scoring/search.hpp"
 #include "scoring/search_plan.hpp"
 
@@ -42,14 +43,6 @@ double thread_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace
@@ -64,24 +57,13 @@ int main(int argc, char** argv) {
   }
   const std::string spectra_path = argv[1];
   const std::string fasta_path = argv[2];
-  SearchParameters params;
-  params.database.decoy_generation = DecoyGeneration::kNone;
-  params.database.decoy_tag = "rev_";
-  params.database.decoy_tag_is_suffix = false;
-  params.isotope_errors = {0, 1};
+  SearchParameters params = tool::comparison_parameters();
   bool whole = false;
   int repeat = 1;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--decoy-tag" && i + 1 < argc) {
-      params.database.decoy_tag = argv[++i];
-    } else if (a == "--suffix") {
-      params.database.decoy_tag_is_suffix = true;
-    } else if (a == "--isotope-errors" && i + 1 < argc) {
-      params.isotope_errors.clear();
-      std::stringstream ss(argv[++i]);
-      for (std::string t; std::getline(ss, t, ',');) params.isotope_errors.push_back(std::stoi(t));
-    } else if (a == "--fragment-da" && i + 1 < argc) {
+    if (tool::parse_common_flag(argc, argv, i, params)) continue;
+    if (a == "--fragment-da" && i + 1 < argc) {
       const double x = std::stod(argv[++i]);
       params.fragment_tolerance = Tolerance::Da(-x, x);
     } else if (a == "--precursor-ppm" && i + 1 < argc) {
@@ -96,21 +78,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  params.database.fixed_modifications.push_back(
-      {"Carbamidomethyl", 4, 57.021464, ModificationPosition::kAnywhere, "C", true});
-  params.database.variable_modifications.push_back(
-      {"Oxidation", 35, 15.994915, ModificationPosition::kAnywhere, "M", false});
 
   try {
-    const std::string content = read_file(spectra_path);
-    auto reader =
-        make_spectrum_reader(detect_peak_list_format(content.substr(0, 4096)), spectra_path, 0);
-    std::vector<RawSpectrum> spectra;
-    constexpr size_t kBlock = 1 << 20;
-    for (size_t off = 0; off < content.size(); off += kBlock) {
-      reader->feed(std::string_view(content).substr(off, kBlock), spectra);
-    }
-    reader->finish(spectra);
+    const std::vector<RawSpectrum> spectra = tool::read_spectra(spectra_path);
     std::vector<Query> queries;
     for (const RawSpectrum& s : spectra) {
       for (Query& q : prepare_spectrum(s, params).queries) queries.push_back(std::move(q));
@@ -120,7 +90,8 @@ int main(int argc, char** argv) {
     for (const Query& q : queries) masses.push_back(q.neutral_mass);
 
     FastaOptions fasta_options{params.database.decoy_tag, params.database.decoy_tag_is_suffix};
-    std::vector<Protein> proteins = parse_fasta(read_file(fasta_path), fasta_path, fasta_options);
+    std::vector<Protein> proteins =
+        parse_fasta(tool::read_file(fasta_path), fasta_path, fasta_options);
     PeptideIndexLimits limits;
     limits.threads = 2;
     std::shared_ptr<const PeptideIndex> index;

@@ -11,14 +11,13 @@
 #include <numeric>
 #include <vector>
 
+#include "scoring_test_support.hpp"
+
 namespace ionflow {
 namespace {
 
-uint64_t next(uint64_t& state) {  // xorshift64*
-  state ^= state >> 12;
-  state ^= state << 25;
-  state ^= state >> 27;
-  return (state * 2685821657736338717ULL) >> 11;
+uint64_t next(uint64_t& state) {
+  return scoring_test::next_random(state);
 }
 
 // Sums `picks` of `values` one by one as doubles, in the order given.

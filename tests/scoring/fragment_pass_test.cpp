@@ -12,14 +12,13 @@
 
 #include "scoring/mass.hpp"
 
+#include "scoring_test_support.hpp"
+
 namespace ionflow {
 namespace {
 
-uint64_t next(uint64_t& state) {  // xorshift64*
-  state ^= state >> 12;
-  state ^= state << 25;
-  state ^= state >> 27;
-  return (state * 2685821657736338717ULL) >> 11;
+uint64_t next(uint64_t& state) {
+  return scoring_test::next_random(state);
 }
 double uniform(uint64_t& state) {
   return double(next(state)) / double(uint64_t{1} << 53);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -17,6 +18,15 @@
 #include "scoring/search.hpp"
 
 namespace ionflow::scoring_test {
+
+// A reproducible 53-bit random number from `state` (xorshift64*, Vigna 2016), for tests that
+// draw many random cases without <random>'s implementation-defined distributions.
+inline uint64_t next_random(uint64_t& state) {
+  state ^= state >> 12;
+  state ^= state << 25;
+  state ^= state >> 27;
+  return (state * 2685821657736338717ULL) >> 11;
+}
 
 // The whole file ("" if it cannot be read).
 inline std::string read_file(const std::string& path) {

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
+#include <system_error>
+#include <utility>
 
 namespace ionflow {
 
@@ -84,8 +86,23 @@ TextOutput::~TextOutput() {
 
 void TextOutput::wait_for_write() {
   if (writer_.joinable()) writer_.join();
+  if (write_error_) {
+    // A stream that throws (ZstdOutputStream: exceptions(badbit)) threw on the writing thread:
+    // its exception, here, once; the output stays failed.
+    write_failed_ = true;
+    std::rethrow_exception(std::exchange(write_error_, nullptr));
+  }
   if (write_failed_ || !out_) {
     throw std::runtime_error("result writer: writing to the output stream failed");
+  }
+}
+
+void TextOutput::write_pending() noexcept {
+  try {
+    out_.write(writing_.data(), static_cast<std::streamsize>(writing_.size()));
+    write_failed_ = !out_;
+  } catch (...) {
+    write_error_ = std::current_exception();
   }
 }
 
@@ -95,10 +112,11 @@ void TextOutput::flush_buffer() {
   writing_.swap(buffer_);
   buffer_.clear();
   buffer_.reserve(flush_bytes_ + 4096);
-  writer_ = std::thread([this] {
-    out_.write(writing_.data(), static_cast<std::streamsize>(writing_.size()));
-    write_failed_ = !out_;
-  });
+  try {
+    writer_ = std::thread([this] { write_pending(); });
+  } catch (const std::system_error&) {
+    write_pending();  // no thread to be had: written here, in order all the same
+  }
 }
 
 void TextOutput::finish() {

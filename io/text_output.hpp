@@ -10,12 +10,14 @@
 // time after the last chunk on the 684k-query scale set); writes stay in order, one at a time.
 // finish() writes the rest, flushes the stream and throws std::runtime_error if the stream is
 // bad. A write that fails mid-way throws std::runtime_error from the next put that flushes or
-// from finish(). The stream must not be used by anything else while a TextOutput writes to it.
+// from finish(); a stream that throws on failure (exceptions(badbit)) has its exception rethrown
+// there instead. The stream must not be used by anything else while a TextOutput writes to it.
 // Not thread-safe; one TextOutput per stream. Not copyable.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -56,13 +58,15 @@ class TextOutput {
 
  private:
   void flush_buffer();
-  void wait_for_write();  // joins the write in flight; throws if it failed
+  void wait_for_write();          // joins the write in flight; throws if it failed
+  void write_pending() noexcept;  // writes writing_; records a failure or the stream's exception
 
   std::ostream& out_;
   std::string buffer_;
   std::string writing_;  // the buffer being written by writer_
   std::thread writer_;
-  bool write_failed_ = false;  // set by writer_, read after the join
+  bool write_failed_ = false;       // set by writer_, read after the join
+  std::exception_ptr write_error_;  // what the stream threw on writer_, read after the join
   std::size_t flush_bytes_;
 };
 

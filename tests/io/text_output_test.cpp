@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <exception>
+#include <ios>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <streambuf>
@@ -70,6 +73,23 @@ TEST(TextOutput, AStreamThatFillsUpMidWayThrows) {
       std::runtime_error);
   EXPECT_EQ(full.text().size(), 100u);
   EXPECT_EQ(full.text().substr(0, 10), "0123456789");
+}
+
+TEST(TextOutput, AStreamThatThrowsHasItsExceptionRethrownNotTheProcessEnded) {
+  // As ZstdOutputStream does (exceptions(badbit)): the write on the second thread throws; the
+  // caller gets that error from a later put or finish().
+  FullAfter full(100);
+  std::ostream stream(&full);
+  stream.exceptions(std::ios::badbit);
+  TextOutput text(stream, 64);
+  EXPECT_THROW(
+      {
+        for (int i = 0; i < 1000; ++i) text.put("0123456789");
+        text.finish();
+      },
+      std::exception);
+  EXPECT_EQ(full.text().size(), 100u);
+  EXPECT_THROW(text.finish(), std::runtime_error);  // and stays failed
 }
 
 TEST(TextOutput, TheDestructorWritesNothingMore) {

@@ -11,12 +11,16 @@
 // cheaper tasks does not leave the others waiting at the end. Callers make the result
 // independent of which thread ran which task. After a call throws no further task starts; the
 // first exception (by task number) is rethrown after all have finished.
+//
+// Both: when the system refuses a thread (std::system_error), the work is done on the threads
+// that did start and the calling thread, never left running or lost.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -39,7 +43,12 @@ void parallel_slices(int threads, size_t n, Fn&& fn) {
       errors[slice] = std::current_exception();
     }
   };
-  for (size_t s = 1; s < t; ++s) workers.emplace_back(run, s);
+  size_t started = 1;  // slices handed to a thread, or run here when none can be started
+  try {
+    for (; started < t; ++started) workers.emplace_back(run, started);
+  } catch (const std::system_error&) {
+    for (size_t s = started; s < t; ++s) run(s);  // no more threads: the rest run here
+  }
   run(0);
   for (auto& w : workers) w.join();
   for (auto& e : errors) {
@@ -70,7 +79,11 @@ void parallel_tasks(int threads, size_t tasks, Fn&& fn) {
   };
   std::vector<std::thread> workers;
   workers.reserve(t - 1);
-  for (size_t s = 1; s < t; ++s) workers.emplace_back(run);
+  try {
+    for (size_t s = 1; s < t; ++s) workers.emplace_back(run);
+  } catch (const std::system_error&) {
+    // fewer threads than asked: the tasks are handed out all the same
+  }
   run();
   for (auto& w : workers) w.join();
   for (auto& e : errors) {

@@ -16,7 +16,8 @@ namespace ionflow {
 
 namespace {
 
-// (score, index) pairs, best score first. Ties are left in any order: a group of equal scores
+// (score, index) pairs, best score first, NaN (never made by the scorer) last whatever the size.
+// Ties are left in any order: a group of equal scores
 // gets one FDR and so one q-value. An LSD radix sort of the scores' bits (16 bits a pass,
 // passes where every key has the same digit skipped): 576k PSMs in ~20 ms against ~45 ms for
 // std::sort of the pairs, and a 684k-query job's finalizing ranks its PSMs ~18 times.
@@ -25,8 +26,11 @@ std::vector<std::pair<double, size_t>> rank_by_score(const std::vector<double>& 
   std::vector<std::pair<double, size_t>> ranked(n);
   if (n < 4096) {  // the radix passes' bucket counts cost more than they save
     for (size_t i = 0; i < n; ++i) ranked[i] = {scores[i], i};
-    std::sort(ranked.begin(), ranked.end(),
-              [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+      if (std::isnan(a.first) || std::isnan(b.first))
+        return !std::isnan(a.first) && std::isnan(b.first);
+      return a.first > b.first;
+    });
     return ranked;
   }
   // Keys whose unsigned order is descending score order: the IEEE-754 bits of a positive
@@ -40,7 +44,7 @@ std::vector<std::pair<double, size_t>> rank_by_score(const std::vector<double>& 
     uint64_t bits;
     std::memcpy(&bits, &scores[i], sizeof bits);
     const uint64_t ascending = (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
-    items[i] = {~ascending, i};
+    items[i] = {std::isnan(scores[i]) ? ~uint64_t{0} : ~ascending, i};  // NaN last
   }
   constexpr int kDigitBits = 16;
   constexpr uint64_t kDigitMask = (uint64_t{1} << kDigitBits) - 1;
@@ -100,10 +104,10 @@ std::vector<double> target_decoy_q_values(const std::vector<double>& scores,
   size_t targets = 0, decoys = 0;
   for (size_t i = 0; i < n;) {
     size_t j = i;
-    while (j < n && ranked[j].first == ranked[i].first) {
+    do {  // at least item i: a NaN equals nothing, itself included, and is a group of one
       (decoy[ranked[j].second] ? decoys : targets) += 1;
       ++j;
-    }
+    } while (j < n && ranked[j].first == ranked[i].first);
     const double d = tail.decoys_above(ranked[i].first, decoys);
     const double f = targets == 0 ? 1.0 : std::min(1.0, d / double(targets));
     for (size_t k = i; k < j; ++k) fdr[k] = f;

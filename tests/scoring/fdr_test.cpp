@@ -98,6 +98,27 @@ TEST(Fdr, LargeListsRankedByRadixGiveTheSortedListsQValues) {
   }
 }
 
+TEST(Fdr, NanScoresRankLastInSmallAndLargeLists) {
+  for (size_t n : {size_t{50}, size_t{5000}}) {  // below and above the radix sort's 4,096
+    std::vector<double> scores(n);
+    std::vector<bool> decoy(n);
+    for (size_t i = 0; i < n; ++i) {
+      scores[i] = i % 7 == 3 ? std::nan("") : static_cast<double>((i * 37) % 101);
+      decoy[i] = i % 5 == 0;
+    }
+    const std::vector<double> q = target_decoy_q_values(scores, decoy);
+    double worst_number = 0, best_nan = 1;
+    for (size_t i = 0; i < n; ++i) {
+      if (std::isnan(scores[i])) {
+        best_nan = std::min(best_nan, q[i]);
+      } else {
+        worst_number = std::max(worst_number, q[i]);
+      }
+    }
+    EXPECT_GE(best_nan, worst_number) << n;
+  }
+}
+
 TEST(Fdr, TailBoundedDecoyCountByHand) {
   // The list of HandComputedQValues; decoys 7, 4, 2, 1, so the anchor is the second, s_2 = 4.
   // Above it D'(t) = max(D, 2 * 10^-(t - 4)): t = 10, 9, 8 -> 2e-6/1, 2e-5/2, 2e-4/3; at 7, 6,

@@ -83,7 +83,9 @@ struct Decompressor::Impl {
   GzipState gzip_state = GzipState::kInMember;
 
   ZSTD_DStream* zds = nullptr;
-  size_t zstd_hint = 0;  // last ZSTD_decompressStream result: 0 = at a frame boundary
+  size_t zstd_hint = 0;             // last ZSTD_decompressStream result: 0 = at a frame boundary
+  std::string zstd_next_magic;      // the next frame's first bytes, while fewer than four
+  uint64_t zstd_next_magic_at = 0;  // its offset in the compressed input
   bool zstd_output_full = false;
 
   bz_stream bz{};
@@ -197,13 +199,47 @@ struct Decompressor::Impl {
     out.resize(used);
   }
 
+  // Every frame after the first starts with a checked magic number: zstd's own, or a skippable
+  // frame's. libzstd also decodes legacy frames (v0.5's 25 b5 2f fd, ...), but only when the
+  // whole frame arrives in one call: cut anywhere else it reports "Unknown frame descriptor"
+  // (found by decompression_fuzzer), so the same file passed or failed by its block boundaries.
+  // Now a frame with another magic fails, whatever the cut, at the frame's first byte. The
+  // next frame's first bytes wait in zstd_next_magic until four are in.
   void zstd_block(std::string_view in, std::string& out) {
+    size_t pos = 0;
+    for (;;) {
+      if (zstd_hint == 0 && pos < in.size()) {
+        if (zstd_next_magic.empty()) zstd_next_magic_at = consumed + pos;
+        const size_t take = std::min(in.size() - pos, 4 - zstd_next_magic.size());
+        zstd_next_magic.append(in.substr(pos, take));
+        pos += take;
+        if (zstd_next_magic.size() < 4) return;  // the rest of the magic comes with the next block
+        if (!starts_with(zstd_next_magic, kZstdMagic, sizeof kZstdMagic) &&
+            !is_skippable_frame_prefix(zstd_next_magic)) {
+          fail(zstd_next_magic_at, "corrupt zstd data: Unknown frame descriptor");
+        }
+        const std::string magic = std::move(zstd_next_magic);
+        zstd_next_magic.clear();
+        for (size_t done = 0; done < magic.size();) {
+          done += zstd_decode(std::string_view(magic).substr(done), zstd_next_magic_at + done, out);
+        }
+        continue;
+      }
+      pos += zstd_decode(in.substr(pos), consumed + pos, out);
+      if (pos >= in.size() && !zstd_output_full) return;
+    }
+  }
+
+  // Decodes `in` (its first byte at `offset` in the compressed input) until it is consumed, or to
+  // the end of a frame when input follows it (zstd_block checks the next frame's magic). Returns
+  // the bytes of `in` consumed.
+  size_t zstd_decode(std::string_view in, uint64_t offset, std::string& out) {
     ZSTD_inBuffer input{in.data(), in.size(), 0};
     const size_t start = out.size();
     size_t used = start;
     // Called with no input only to drain output the decoder still holds; at a frame boundary
     // an empty call would instead report "more input needed" for a next frame.
-    if (in.empty() && !zstd_output_full) return;
+    if (in.empty() && !zstd_output_full) return 0;
     for (;;) {
       size_t want = std::max({kMinOutputChunk, ZSTD_DStreamOutSize(), 4 * (in.size() - input.pos)});
       ZSTD_outBuffer output{room(out, used, want), want, 0};
@@ -211,16 +247,17 @@ struct Decompressor::Impl {
       used += output.pos;
       if (ZSTD_isError(rc)) {
         out.resize(used);
-        fail(consumed + input.pos, std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc));
+        fail(offset + input.pos, std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc));
       }
       zstd_hint = rc;
       zstd_output_full = output.pos == output.size;
-      guard(out, used, consumed + input.pos, decoded + (used - start));
+      guard(out, used, offset + input.pos, decoded + (used - start));
       // Done when all input is consumed and the decoder did not fill the output (nothing left
-      // buffered inside it).
-      if (input.pos == input.size && !zstd_output_full) break;
+      // buffered inside it), or at a frame's end.
+      if (!zstd_output_full && (input.pos == input.size || rc == 0)) break;
     }
     out.resize(used);
+    return input.pos;
   }
 
   // Streams follow one another (pbzip2, `cat a.bz2 b.bz2`); zero bytes after the last one are
@@ -296,7 +333,7 @@ struct Decompressor::Impl {
     if (compression == Compression::kGzip && gzip_state == GzipState::kInMember) {
       fail(consumed, "truncated gzip data: the stream ends inside a member");
     }
-    if (compression == Compression::kZstd && zstd_hint != 0) {
+    if (compression == Compression::kZstd && (zstd_hint != 0 || !zstd_next_magic.empty())) {
       fail(consumed, "truncated zstd data: the stream ends inside a frame");
     }
   }

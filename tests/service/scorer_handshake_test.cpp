@@ -34,11 +34,10 @@ TEST(ScorerHandshake, RefusesAnotherProtocolOrAWrongToken) {
   EXPECT_EQ(check_scorer_hello(hello(""), "s3cret"), "scorer node beta: no token");
   ScorerNodeHello old = hello("s3cret");
   old.protocol_version = kScorerProtocolVersion - 1;  // before QueryChunk carried its part
-  EXPECT_EQ(check_scorer_hello(old, "s3cret"),
-            "scorer node beta speaks scorer protocol " +
-                std::to_string(kScorerProtocolVersion - 1) +
-                " (ionflow 0.1.0), this coordinator speaks " +
-                std::to_string(kScorerProtocolVersion));
+  EXPECT_EQ(check_scorer_hello(old, "s3cret"), "scorer node beta speaks scorer protocol " +
+                                                   std::to_string(kScorerProtocolVersion - 1) +
+                                                   " (ionflow 0.1.0), this coordinator speaks " +
+                                                   std::to_string(kScorerProtocolVersion));
   ScorerNodeHello none = hello("");
   none.scorers = 0;
   EXPECT_EQ(check_scorer_hello(none, ""), "scorer node beta: offers 0 scorers (at least 1)");

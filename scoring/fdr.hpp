@@ -74,7 +74,8 @@ inline constexpr int kTailAnchorDecoys = 2;
 
 // q-values of (score, decoy) items, in input order (D/T, see above). With kTailBounded, the
 // scores must be on the -log10 E scale (one unit = a decade of E); with fewer decoys than
-// kTailAnchorDecoys the anchor is the lowest decoy, with none the count is D(t).
+// kTailAnchorDecoys the anchor is the lowest decoy, with none the count is D(t). A NaN score
+// ranks below every number (each NaN a threshold of its own).
 std::vector<double> target_decoy_q_values(const std::vector<double>& scores,
                                           const std::vector<bool>& decoy,
                                           DecoyCount count = DecoyCount::kObserved);

@@ -226,21 +226,23 @@ TEST_F(QueueNodesTest, ANodeKilledMidJobLeavesItToAnotherWithIdenticalResults) {
 
 TEST_F(QueueNodesTest, RedisRestartedMidRunLosesNothing) {
   // The jobs wait in the stream before the nodes start, so that Redis goes away while the
-  // first ones run and the others are still queued.
+  // first ones run and the others are still queued. The first is the medium job (seconds with
+  // one scorer): small jobs alone could all end (a few ms each) before the kill.
   const fs::path job = write_job("small.json", small_job());
   std::vector<std::string> ids;
-  for (int i = 0; i < 10; ++i) ids.push_back(submit(job));
+  ids.push_back(submit(write_job("medium.json", medium_job())));
+  for (int i = 1; i < 10; ++i) ids.push_back(submit(job));
   // An entry read by XREADGROUP just before the kill may never reach its node: it is claimed
   // after the idle time (3 s here), as a dead node's would be.
   ServeProcess& a = start_node("nodeA", 3);
   ServeProcess& b = start_node("nodeB", 3);
   wait_state(ids[0], {"running", "done"}, std::chrono::seconds(60));
-  redis_->kill9();
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  redis_->start();
   int done_before = 0;
   for (const auto& id : ids) done_before += state(id)["state"] == "done";
+  redis_->kill9();
   EXPECT_LT(done_before, 10) << "every job ended before Redis went away";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  redis_->start();
   for (const auto& id : ids) {
     auto s = wait_final(id, std::chrono::seconds(120));
     EXPECT_EQ(s["state"], "done") << id << ": " << s["error"];

@@ -15,6 +15,7 @@
 #include "scoring/parallel.hpp"
 #include "scoring/peptide_index.hpp"
 #include "scoring/precursor_selection.hpp"
+#include "scoring/protein_slices.hpp"
 
 namespace ionflow {
 using namespace index_build;
@@ -60,20 +61,6 @@ std::vector<uint32_t> append_decoys(std::vector<Protein>& proteins, const Databa
         decoy_protein(proteins[i], db.decoy_tag, db.decoy_tag_is_suffix, reverse_sequence));
   }
   return decoy_of;
-}
-
-// The first protein of each of `slices` slices of about equal residues, then proteins.size().
-std::vector<size_t> slice_starts(const std::vector<Protein>& proteins, size_t slices) {
-  std::vector<size_t> slice_start(slices + 1, proteins.size());
-  size_t total = 0;
-  for (const Protein& p : proteins) total += p.sequence.size();
-  size_t seen = 0, slice = 0;
-  slice_start[0] = 0;
-  for (size_t i = 0; i < proteins.size() && slice + 1 < slices; ++i) {
-    seen += proteins[i].sequence.size();
-    while (slice + 1 < slices && seen >= total / slices * (slice + 1)) slice_start[++slice] = i + 1;
-  }
-  return slice_start;
 }
 
 // What every slice's digestion reads (shared, read-only, by the digest threads).
@@ -190,7 +177,7 @@ DigestedDatabase digest_database(std::vector<Protein> proteins, const SearchPara
   // kSlicesPerThread slices of about equal residues per thread, handed out as threads become
   // free (parallel.hpp): the parser shares the cores while the database is digested.
   const size_t slices = threads == 1 ? 1 : static_cast<size_t>(threads) * kSlicesPerThread;
-  const std::vector<size_t> slice_start = slice_starts(proteins, slices);
+  const std::vector<size_t> slice_start = protein_slice_starts(proteins, slices);
   impl->slices.resize(slices);
   if (impl->selectable) {
     impl->slice_proteins.resize(slices);

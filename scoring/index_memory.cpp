@@ -8,38 +8,75 @@
 #include "scoring/digest.hpp"
 #include "scoring/enzyme.hpp"
 #include "scoring/modified_forms.hpp"
+#include "scoring/parallel.hpp"
+#include "scoring/protein_slices.hpp"
 
 namespace ionflow {
 
+namespace {
+
+// What one slice of the proteins adds to the estimate.
+struct SliceCount {
+  uint64_t proteins = 0, residues = 0, occurrences = 0, sampled = 0;
+  double sampled_forms = 0;
+};
+
+// Counts proteins [first, last): occurrences exactly, forms on the occurrences j of protein i
+// with (i + j) % kFormSampleStride == 0 (a sample that does not depend on the slicing).
+SliceCount count_slice(const std::vector<Protein>& proteins, size_t first, size_t last,
+                       const DatabaseParameters& db, const Enzyme& enzyme,
+                       const DigestOptions& options, const ModificationPlacer& placer) {
+  const bool generate = db.decoy_generation != DecoyGeneration::kNone;
+  SliceCount c;
+  std::vector<DigestedPeptide> digested;
+  for (size_t i = first; i < last; ++i) {
+    const Protein& protein = proteins[i];
+    // Generated decoys replace the FASTA's own; each target gets one (peptide or protein
+    // reversal: the same count of occurrences as its target).
+    if (protein.is_decoy && generate) continue;
+    const uint64_t copies = !protein.is_decoy && generate ? 2 : 1;
+    c.proteins += copies;
+    c.residues += copies * protein.sequence.size();
+    digested.clear();
+    digest(protein.sequence, enzyme, options, digested);
+    c.occurrences += copies * digested.size();
+    for (size_t j = (kFormSampleStride - i % kFormSampleStride) % kFormSampleStride;
+         j < digested.size(); j += kFormSampleStride) {
+      const DigestedPeptide& d = digested[j];
+      ++c.sampled;
+      c.sampled_forms += static_cast<double>(
+          placer.form_count_bound(std::string_view(protein.sequence).substr(d.start, d.length)));
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
 IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
-                                          const SearchParameters& params, bool whole_index) {
+                                          const SearchParameters& params, bool whole_index,
+                                          int threads) {
   const DatabaseParameters& db = params.database;
   const Enzyme enzyme(db.enzyme);
   const DigestOptions options = digest_options_from(db);
   const ModificationPlacer placer(db.fixed_modifications, db.variable_modifications,
                                   db.max_variable_modifications);
-  const bool generate = db.decoy_generation != DecoyGeneration::kNone;
+  const size_t slices = threads <= 1 ? 1 : static_cast<size_t>(threads) * 4;
+  const std::vector<size_t> start = protein_slice_starts(proteins, slices);
+  std::vector<SliceCount> counts(slices);
+  parallel_tasks(threads, slices, [&](size_t s) {
+    counts[s] = count_slice(proteins, start[s], start[s + 1], db, enzyme, options, placer);
+  });
   IndexMemoryEstimate e;
   e.whole_index = whole_index;
-  std::vector<DigestedPeptide> digested;
-  uint64_t seen = 0, sampled = 0;
+  uint64_t sampled = 0;
   double sampled_forms = 0;
-  for (const Protein& protein : proteins) {
-    // Generated decoys replace the FASTA's own; each target gets one (peptide or protein
-    // reversal: the same count of occurrences as its target).
-    if (protein.is_decoy && generate) continue;
-    const uint64_t copies = !protein.is_decoy && generate ? 2 : 1;
-    e.proteins += copies;
-    e.residues += copies * protein.sequence.size();
-    digested.clear();
-    digest(protein.sequence, enzyme, options, digested);
-    e.occurrences += copies * digested.size();
-    for (const DigestedPeptide& d : digested) {
-      if (seen++ % kFormSampleStride != 0) continue;
-      ++sampled;
-      sampled_forms += static_cast<double>(
-          placer.form_count_bound(std::string_view(protein.sequence).substr(d.start, d.length)));
-    }
+  for (const SliceCount& c : counts) {  // in slice order: the same sums whatever the threads
+    e.proteins += c.proteins;
+    e.residues += c.residues;
+    e.occurrences += c.occurrences;
+    sampled += c.sampled;
+    sampled_forms += c.sampled_forms;
   }
   const double forms_per_occurrence = sampled == 0 ? 0.0 : sampled_forms / sampled;
   e.peptide_forms =

@@ -14,7 +14,7 @@
 // Occurrences are counted exactly by running the digestion without keeping its output (the
 // digest of the human-size scale database takes ~1 s per 100 M occurrences on one core).
 // Peptide forms are estimated from ModificationPlacer::form_count_bound (an upper bound per
-// sequence) on a deterministic sample of the occurrences (every kFormSampleStride-th), scaled
+// sequence) on a deterministic sample of the occurrences (one in kFormSampleStride), scaled
 // to all of them: identical sequences are not merged here, so it over-counts where the
 // database repeats itself.
 // Source of each constant: kDigestRecordBytes and kDigestRangeBytes are sizeof of the structs
@@ -61,9 +61,11 @@ struct IndexMemoryEstimate {
 // Estimates the peptide index of `proteins` (as parsed from the FASTA, decoys flagged) under
 // `params`. `whole_index` false: a narrow-window job that indexes only the peptides its
 // queries reach (peptide forms then counted but not charged; the build checks them against
-// max_peptide_forms_within). Runs the digestion once without keeping its output.
+// max_peptide_forms_within). Runs the digestion once without keeping its output, on `threads`
+// threads (slices of the proteins; the estimate is the same for any thread count).
 IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
-                                          const SearchParameters& params, bool whole_index);
+                                          const SearchParameters& params, bool whole_index,
+                                          int threads = 1);
 
 // The most peptide forms an index may hold so that the build stays within `budget_bytes`
 // (for PeptideIndexLimits::max_peptide_forms), at least 1.

@@ -1,7 +1,8 @@
 // estimate_index_memory (scoring/index_memory.hpp): the occurrence count equals the builder's
 // own (DigestedDatabase::occurrences) for enzymatic and semi-enzymatic digestion with generated
 // decoys; the form estimate bounds the built index from above, within 1.5x on E. coli; the byte
-// arithmetic follows the documented constants; the error names the settings.
+// arithmetic follows the documented constants; the estimate is the same on any thread count;
+// the error names the settings.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -49,6 +50,22 @@ TEST(IndexMemory, FormEstimateBoundsTheBuiltIndexWithinOneAndAHalf) {
   const auto index = build_peptide_index(proteins, params, nullptr, limits);
   EXPECT_GE(static_cast<double>(e.peptide_forms), 0.95 * static_cast<double>(index->size()));
   EXPECT_LE(static_cast<double>(e.peptide_forms), 1.5 * static_cast<double>(index->size()));
+}
+
+TEST(IndexMemory, TheEstimateIsTheSameOnAnyThreadCount) {
+  const std::vector<Protein> proteins = ecoli_proteins();
+  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  params.database.decoy_generation = DecoyGeneration::kReversePeptide;
+  const IndexMemoryEstimate one = estimate_index_memory(proteins, params, true, 1);
+  EXPECT_GT(one.peptide_forms, one.occurrences);  // Oxidation (M) adds forms
+  for (int threads : {2, 3, 8}) {
+    const IndexMemoryEstimate e = estimate_index_memory(proteins, params, true, threads);
+    EXPECT_EQ(e.proteins, one.proteins) << threads;
+    EXPECT_EQ(e.residues, one.residues) << threads;
+    EXPECT_EQ(e.occurrences, one.occurrences) << threads;
+    EXPECT_EQ(e.peptide_forms, one.peptide_forms) << threads;
+    EXPECT_EQ(e.peak_bytes(), one.peak_bytes()) << threads;
+  }
 }
 
 // One protein of three tryptic peptides: PEPTIDEK, SAMPLER, GLYCINEK (23 residues).

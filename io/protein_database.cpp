@@ -57,6 +57,18 @@ std::future<std::string> sha256_beside(std::string_view bytes) {
   }
 }
 
+// The exact estimate, or for a narrow-window job whose upper bound fits the budget, the bound
+// (scoring/index_memory.hpp: the bound needs no digest).
+IndexMemoryEstimate index_memory_estimate(const std::vector<Protein>& proteins,
+                                          const SearchParameters& params, bool selecting,
+                                          int threads, uint64_t budget_bytes) {
+  if (selecting) {
+    IndexMemoryEstimate bound = selected_index_memory_bound(proteins, params);
+    if (budget_bytes == 0 || bound.peak_bytes() <= budget_bytes) return bound;
+  }
+  return estimate_index_memory(proteins, params, !selecting, threads);
+}
+
 }  // namespace
 
 LoadedDatabase load_database(const std::string& fasta_path, const SearchParameters& params,
@@ -106,9 +118,9 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
   const size_t protein_count = proteins.size();
   // Refused in seconds when the estimate is above the budget; the forms are capped to it.
   PeptideIndexLimits memory_limits;
-  memory_limits.max_peptide_forms =
-      check_index_memory(estimate_index_memory(proteins, params, !selecting, build_threads),
-                         max_memory_bytes, params, "--max-memory", memory_limits.max_peptide_forms);
+  memory_limits.max_peptide_forms = check_index_memory(
+      index_memory_estimate(proteins, params, selecting, build_threads, max_memory_bytes),
+      max_memory_bytes, params, "--max-memory", memory_limits.max_peptide_forms);
   try {
     PeptideIndexLimits limits = memory_limits;
     limits.threads = build_threads;

@@ -15,6 +15,14 @@ namespace ionflow {
 
 namespace {
 
+// The digest phase of `e` (its residues, occurrences and whole_index set).
+uint64_t digest_phase_bytes(const IndexMemoryEstimate& e) {
+  const double record_bytes = e.whole_index ? kDigestRecordBytes : kDigestRangeBytes;
+  return static_cast<uint64_t>(kBaseBytes + static_cast<double>(e.residues) +
+                               static_cast<double>(e.occurrences) * record_bytes *
+                                   kDigestPhaseFactor);
+}
+
 // What one slice of the proteins adds to the estimate.
 struct SliceCount {
   uint64_t proteins = 0, residues = 0, occurrences = 0, sampled = 0;
@@ -82,15 +90,35 @@ IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
   e.peptide_forms =
       static_cast<uint64_t>(forms_per_occurrence * static_cast<double>(e.occurrences));
   const double occurrences = static_cast<double>(e.occurrences);
-  const double record_bytes = whole_index ? kDigestRecordBytes : kDigestRangeBytes;
-  const double digest = kBaseBytes + static_cast<double>(e.residues) +
-                        occurrences * record_bytes * kDigestPhaseFactor;
-  e.digest_bytes = static_cast<uint64_t>(digest);
+  e.digest_bytes = digest_phase_bytes(e);
   if (whole_index) {
     e.index_bytes = static_cast<uint64_t>(
         kBaseBytes + static_cast<double>(e.residues) + occurrences * kDigestRecordBytes +
         static_cast<double>(e.peptide_forms) * kIndexBytesPerForm);
   }
+  return e;
+}
+
+IndexMemoryEstimate selected_index_memory_bound(const std::vector<Protein>& proteins,
+                                                const SearchParameters& params) {
+  const DatabaseParameters& db = params.database;
+  const Enzyme enzyme(db.enzyme);
+  const bool specific = !db.enzyme.semi_enzymatic && !enzyme.cleaves_every_bond();
+  const uint64_t per_start =
+      specific ? static_cast<uint64_t>(std::max(0, db.enzyme.missed_cleavages)) + 1
+               : static_cast<uint64_t>(std::max(1, db.enzyme.max_length));
+  const bool generate = db.decoy_generation != DecoyGeneration::kNone;
+  IndexMemoryEstimate e;
+  e.whole_index = false;
+  for (const Protein& protein : proteins) {
+    if (protein.is_decoy && generate) continue;
+    const uint64_t copies = !protein.is_decoy && generate ? 2 : 1;
+    const uint64_t n = protein.sequence.size();
+    e.proteins += copies;
+    e.residues += copies * n;
+    e.occurrences += copies * n * per_start;
+  }
+  e.digest_bytes = digest_phase_bytes(e);
   return e;
 }
 

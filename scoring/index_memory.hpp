@@ -67,6 +67,15 @@ IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
                                           const SearchParameters& params, bool whole_index,
                                           int threads = 1);
 
+// An upper bound of estimate_index_memory(proteins, params, false) in O(proteins), without
+// digesting: each residue starts at most (missed_cleavages + 1) fully specific peptides (a
+// clipped N-terminal Met's extra start included), or max_len semi-specific or unspecific ones;
+// generated decoys double their targets. occurrences is that bound, peptide_forms 0. A
+// narrow-window job whose bound fits its budget needs no exact count: the digest cannot exceed
+// it (the BSA demo's exact estimate was ~17 ms of CPU of a 0.2 s search).
+IndexMemoryEstimate selected_index_memory_bound(const std::vector<Protein>& proteins,
+                                                const SearchParameters& params);
+
 // The most peptide forms an index may hold so that the build stays within `budget_bytes`
 // (for PeptideIndexLimits::max_peptide_forms), at least 1.
 uint64_t max_peptide_forms_within(const IndexMemoryEstimate& estimate, uint64_t budget_bytes);

@@ -68,6 +68,38 @@ TEST(IndexMemory, TheEstimateIsTheSameOnAnyThreadCount) {
   }
 }
 
+TEST(IndexMemory, TheSelectedBoundIsAtOrAboveTheExactEstimate) {
+  const std::vector<Protein> proteins = ecoli_proteins();
+  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  for (bool semi : {false, true}) {
+    for (int missed : {0, 2}) {
+      for (DecoyGeneration decoys : {DecoyGeneration::kNone, DecoyGeneration::kReversePeptide}) {
+        params.database.enzyme.semi_enzymatic = semi;
+        params.database.enzyme.missed_cleavages = missed;
+        params.database.decoy_generation = decoys;
+        const IndexMemoryEstimate exact = estimate_index_memory(proteins, params, false, 2);
+        const IndexMemoryEstimate bound = selected_index_memory_bound(proteins, params);
+        const std::string what = "semi " + std::to_string(semi) + " missed " +
+                                 std::to_string(missed) + " decoys " +
+                                 std::to_string(static_cast<int>(decoys));
+        EXPECT_EQ(bound.proteins, exact.proteins) << what;
+        EXPECT_EQ(bound.residues, exact.residues) << what;
+        EXPECT_GE(bound.occurrences, exact.occurrences) << what;
+        EXPECT_GE(bound.peak_bytes(), exact.peak_bytes()) << what;
+        EXPECT_FALSE(bound.whole_index);
+      }
+    }
+  }
+  // Fully specific, 1 missed cleavage: the bound is 2 per residue, 8 bytes twice per occurrence.
+  params.database.enzyme.semi_enzymatic = false;
+  params.database.enzyme.missed_cleavages = 1;
+  params.database.decoy_generation = DecoyGeneration::kNone;
+  const IndexMemoryEstimate bound = selected_index_memory_bound(proteins, params);
+  EXPECT_EQ(bound.occurrences, 2 * bound.residues);
+  EXPECT_EQ(bound.peak_bytes(), static_cast<uint64_t>(kBaseBytes + bound.residues +
+                                                      2 * kDigestRangeBytes * bound.occurrences));
+}
+
 // One protein of three tryptic peptides: PEPTIDEK, SAMPLER, GLYCINEK (23 residues).
 Protein three_peptide_protein() {
   Protein p;

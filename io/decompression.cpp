@@ -51,6 +51,23 @@ bool is_skippable_frame_prefix(std::string_view s) {
   return std::memcmp(s.data() + 1, kTail, n) == 0;
 }
 
+// Bytes of the zstd frame header that `head` starts (magic included): 8 for a skippable frame
+// (magic and size), else 4 + the Frame_Header_Descriptor's sizes (RFC 8878 section 3.1.1.1:
+// descriptor 1, window descriptor 1 unless single-segment, dictionary ID 0/1/2/4, frame content
+// size 0/2/4/8 with 1 for flag 0 in a single segment). 0 while `head` is too short to tell.
+size_t zstd_frame_header_size(std::string_view head) {
+  if (head.size() >= 4 && is_skippable_frame_prefix(head.substr(0, 4))) return 8;
+  if (head.size() < 5) return 0;
+  static constexpr size_t kDictionaryIdBytes[] = {0, 1, 2, 4};
+  static constexpr size_t kContentSizeBytes[] = {0, 2, 4, 8};
+  const auto descriptor = static_cast<unsigned char>(head[4]);
+  const size_t single_segment = (descriptor >> 5) & 1;
+  const size_t content_size_flag = descriptor >> 6;
+  const size_t content_size =
+      content_size_flag == 0 ? single_segment : kContentSizeBytes[content_size_flag];
+  return 5 + (1 - single_segment) + kDictionaryIdBytes[descriptor & 3] + content_size;
+}
+
 // Makes at least `want` bytes of writable room after out[used..].
 char* room(std::string& out, size_t used, size_t want) {
   if (out.size() < used + want) out.resize(used + want);
@@ -83,9 +100,9 @@ struct Decompressor::Impl {
   GzipState gzip_state = GzipState::kInMember;
 
   ZSTD_DStream* zds = nullptr;
-  size_t zstd_hint = 0;             // last ZSTD_decompressStream result: 0 = at a frame boundary
-  std::string zstd_next_magic;      // the next frame's first bytes, while fewer than four
-  uint64_t zstd_next_magic_at = 0;  // its offset in the compressed input
+  size_t zstd_hint = 0;         // last ZSTD_decompressStream result: 0 = at a frame boundary
+  std::string zstd_header;      // a frame header's first bytes, while it is not complete
+  uint64_t zstd_header_at = 0;  // its offset in the compressed input
   bool zstd_output_full = false;
 
   bz_stream bz{};
@@ -115,7 +132,7 @@ struct Decompressor::Impl {
       zds = ZSTD_createDStream();
       if (zds == nullptr) throw std::bad_alloc();
       ZSTD_initDStream(zds);
-      zstd_hint = 1;  // inside a frame until the decoder says otherwise
+      zstd_hint = 0;  // at the first frame's start
     } else if (c == Compression::kBzip2) {
       bzip2_init();
     }
@@ -199,34 +216,68 @@ struct Decompressor::Impl {
     out.resize(used);
   }
 
-  // Every frame after the first starts with a checked magic number: zstd's own, or a skippable
-  // frame's. libzstd also decodes legacy frames (v0.5's 25 b5 2f fd, ...), but only when the
-  // whole frame arrives in one call: cut anywhere else it reports "Unknown frame descriptor"
-  // (found by decompression_fuzzer), so the same file passed or failed by its block boundaries.
-  // Now a frame with another magic fails, whatever the cut, at the frame's first byte. The
-  // next frame's first bytes wait in zstd_next_magic until four are in.
+  // A frame header never spans two ZSTD_decompressStream calls. libzstd 1.5.4 takes a
+  // "single-pass" shortcut when a call completes a frame's header and the whole frame seems to
+  // be in that call's input, but it reads that frame from the call's first input byte, which is
+  // not the frame's first byte when the header began in an earlier call (found by
+  // decompression_fuzzer: a second frame's magic fed alone, the bytes after it a skippable
+  // frame's, decoded as that skippable frame: 1 byte out fed whole, "corrupt" in pieces). So at
+  // each frame's start a header that is not whole in the input waits in zstd_header and is
+  // decoded alone once complete. Each frame's magic is checked there too: zstd's own or a
+  // skippable frame's. libzstd also decodes legacy frames (v0.5's 25 b5 2f fd, ...), but only
+  // when the whole frame arrives in one call, so the same file passed or failed by its block
+  // boundaries; now another magic fails, whatever the cut, at the frame's first byte.
   void zstd_block(std::string_view in, std::string& out) {
     size_t pos = 0;
     for (;;) {
       if (zstd_hint == 0 && pos < in.size()) {
-        if (zstd_next_magic.empty()) zstd_next_magic_at = consumed + pos;
-        const size_t take = std::min(in.size() - pos, 4 - zstd_next_magic.size());
-        zstd_next_magic.append(in.substr(pos, take));
-        pos += take;
-        if (zstd_next_magic.size() < 4) return;  // the rest of the magic comes with the next block
-        if (!starts_with(zstd_next_magic, kZstdMagic, sizeof kZstdMagic) &&
-            !is_skippable_frame_prefix(zstd_next_magic)) {
-          fail(zstd_next_magic_at, "corrupt zstd data: Unknown frame descriptor");
+        if (zstd_header.empty()) {
+          zstd_header_at = consumed + pos;
+          const std::string_view rest = in.substr(pos);
+          check_zstd_magic(rest);
+          const size_t header = zstd_frame_header_size(rest);
+          if (header != 0 && header <= rest.size()) {  // whole here: decode the frame on
+            pos += zstd_decode(rest, zstd_header_at, out);
+            if (pos >= in.size() && !zstd_output_full) return;
+            continue;
+          }
         }
-        const std::string magic = std::move(zstd_next_magic);
-        zstd_next_magic.clear();
-        for (size_t done = 0; done < magic.size();) {
-          done += zstd_decode(std::string_view(magic).substr(done), zstd_next_magic_at + done, out);
+        const size_t header = gather_zstd_header(in, pos);
+        if (header == 0 || zstd_header.size() < header) return;  // the rest comes with a block
+        const std::string whole = std::move(zstd_header);
+        zstd_header.clear();
+        for (size_t done = 0; done < whole.size();) {
+          done += zstd_decode(std::string_view(whole).substr(done), zstd_header_at + done, out);
         }
         continue;
       }
       pos += zstd_decode(in.substr(pos), consumed + pos, out);
       if (pos >= in.size() && !zstd_output_full) return;
+    }
+  }
+
+  // Fails at the frame's first byte unless `head` (its first bytes) may start a zstd frame or a
+  // skippable frame.
+  void check_zstd_magic(std::string_view head) const {
+    if (head.size() < 4) return;
+    if (!starts_with(head, kZstdMagic, sizeof kZstdMagic) &&
+        !is_skippable_frame_prefix(head.substr(0, 4))) {
+      fail(zstd_header_at, "corrupt zstd data: Unknown frame descriptor");
+    }
+  }
+
+  // Moves bytes of `in` from `pos` into zstd_header until the header is complete or `in` ends;
+  // returns the header's size (0 while still unknown).
+  size_t gather_zstd_header(std::string_view in, size_t& pos) {
+    for (;;) {
+      size_t header = zstd_frame_header_size(zstd_header);
+      const size_t want = header != 0 ? header : (zstd_header.size() < 4 ? 4 : 5);
+      const size_t take = std::min(in.size() - pos, want - zstd_header.size());
+      zstd_header.append(in.substr(pos, take));
+      pos += take;
+      check_zstd_magic(zstd_header);
+      header = zstd_frame_header_size(zstd_header);
+      if (pos == in.size() || (header != 0 && zstd_header.size() >= header)) return header;
     }
   }
 
@@ -333,7 +384,7 @@ struct Decompressor::Impl {
     if (compression == Compression::kGzip && gzip_state == GzipState::kInMember) {
       fail(consumed, "truncated gzip data: the stream ends inside a member");
     }
-    if (compression == Compression::kZstd && (zstd_hint != 0 || !zstd_next_magic.empty())) {
+    if (compression == Compression::kZstd && (zstd_hint != 0 || !zstd_header.empty())) {
       fail(consumed, "truncated zstd data: the stream ends inside a frame");
     }
   }

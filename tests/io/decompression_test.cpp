@@ -112,6 +112,32 @@ TEST(Decompression, BadFrameAfterASkippableFrameFailsWhateverTheBlocks) {
   }
 }
 
+// Found by decompression_fuzzer: a one-byte frame, then a frame whose header (FCS 6477) is
+// followed by bytes that also read as a skippable frame (50 2a 4d 18) and a raw block far beyond
+// the window. libzstd's single-pass shortcut, reached when a header completes in a later call
+// than its magic, decoded the skippable frame instead: accepted whole (1 byte), corrupt in pieces.
+TEST(Decompression, AFrameHeaderCutAnywhereDecodesTheSameFrame) {
+  const std::string input(
+      "\x28\xb5\x2f\xfd\x00\x4c\x0b\x00\x00\x00\x28\xb5\x2f\xfd\x50\x2a\x4d\x18\x10\x00"
+      "\x00\x00\x50\x2a\x4d\x18\x00\x2a\x4d\x18\x00\x00\x18\x00\x00\x00\x00\x50",
+      38);
+  for (size_t block : {size_t{1}, size_t{2}, size_t{3}, size_t{5}, size_t{11}, size_t{13},
+                       size_t{20}, input.size()}) {
+    SCOPED_TRACE(block);
+    try {
+      const std::string out = decode(input, block);
+      ADD_FAILURE() << "accepted, " << out.size() << " bytes out";
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("corrupt zstd data"), std::string::npos) << e.what();
+    }
+  }
+  // Two good frames with the second's header cut at every byte: the same bytes out.
+  const std::string a = zstd("first frame "), b = zstd("second frame");
+  for (size_t cut = a.size(); cut <= a.size() + 8; ++cut) {
+    EXPECT_EQ(decode_split(a + b, cut), "first frame second frame") << cut;
+  }
+}
+
 TEST(Decompression, GzipRoundTripInBlocksOfAnySize) {
   std::string mgf = mgf_excerpt();
   std::string gz = gzip(mgf);

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 
@@ -16,6 +15,7 @@
 #include "service/result_cache.hpp"
 #include "service/result_plots.hpp"
 #include "service/spectrum_view.hpp"
+#include "service/upload_file.hpp"
 #include "service/web_assets.hpp"
 
 namespace ionflow {
@@ -204,24 +204,28 @@ struct WebApi::Impl {
     std::error_code ec;
     fs::create_directories(options.uploads_directory, ec);
     const fs::path path = fs::path(options.uploads_directory) / name;
-    const uint64_t have = fs::exists(path, ec) ? fs::file_size(path, ec) : 0;
-    if (offset != 0 && offset != have) {
-      JsonValue body = JsonValue::object();
-      body.set("error", "offset " + std::to_string(offset) + " is not the end of the upload (" +
-                            std::to_string(have) + " bytes)");
-      body.set("field", "offset");
-      body.set("bytes", have);
-      return reply(res, 409, body);
-    }
-    std::ofstream out(
-        path, offset == 0 ? std::ios::binary | std::ios::trunc : std::ios::binary | std::ios::app);
-    out.write(req.body.data(), static_cast<std::streamsize>(req.body.size()));
-    out.close();
-    if (!out) return error(res, 507, "cannot write " + path.string());
+    const UploadPieceResult written = write_upload_piece(path.string(), offset, req.body);
     JsonValue body = JsonValue::object();
-    body.set("path", path.string());
-    body.set("bytes", static_cast<uint64_t>(offset + req.body.size()));
-    reply(res, 200, body);
+    switch (written.status) {
+      case UploadPieceResult::kWritten:
+        body.set("path", path.string());
+        body.set("bytes", written.bytes);
+        return reply(res, 200, body);
+      case UploadPieceResult::kWrongOffset:
+        body.set("error", "offset " + std::to_string(offset) + " is not the end of the upload (" +
+                              std::to_string(written.bytes) + " bytes)");
+        body.set("field", "offset");
+        body.set("bytes", written.bytes);
+        return reply(res, 409, body);
+      case UploadPieceResult::kNotRegular:
+        return error(res, 409, "name: " + path.string() + " exists and is not a regular file",
+                     "name");
+      case UploadPieceResult::kOpenFailed:
+        return error(res, 409, "name: cannot open " + path.string() + ": " + written.error, "name");
+      case UploadPieceResult::kWriteFailed:
+        break;
+    }
+    error(res, 507, "cannot write " + path.string() + ": " + written.error);
   }
 
   const ModificationSearch& modification_search() {

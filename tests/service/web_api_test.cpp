@@ -13,6 +13,8 @@
 #include <fstream>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include <httplib.h>
 
 #include "io/results_table.hpp"
@@ -236,6 +238,27 @@ TEST_F(WebApiTest, ModificationSearchAndUploads) {
   EXPECT_EQ(no_offset->status, 400);
   EXPECT_EQ(parse_json(no_offset->body).find("field")->as_string(), "offset");
   EXPECT_EQ(fs::file_size(done.find("path")->as_string()), 20u);
+  // A link or a FIFO at an upload's name is refused at once, and uploads go on (a FIFO used to
+  // block the upload lock for good; a link was written through, outside the data directory).
+  const fs::path uploads = fs::path(done.find("path")->as_string()).parent_path();
+  const fs::path outside = uploads.parent_path() / "outside.txt";
+  std::ofstream(outside) << "keep me";
+  fs::create_symlink(outside, uploads / "link.mgf");
+  ASSERT_EQ(::mkfifo((uploads / "pipe.mgf").c_str(), 0644), 0);
+  for (const char* name : {"link.mgf", "pipe.mgf"}) {
+    auto refused = client_->Put("/v1/uploads/" + std::string(name) + "?offset=0", "abc",
+                                "application/octet-stream");
+    ASSERT_TRUE(refused) << name;
+    EXPECT_EQ(refused->status, 409) << name;
+    EXPECT_EQ(parse_json(refused->body).find("field")->as_string(), "name");
+  }
+  EXPECT_THAT(parse_json(client_->Put("/v1/uploads/link.mgf?offset=0", "abc", "text/plain")->body)
+                  .find("error")
+                  ->as_string(),
+              HasSubstr("a symbolic link (not followed)"));
+  std::ifstream kept(outside);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), {}), "keep me");
+  EXPECT_EQ(client_->Put("/v1/uploads/next.mgf?offset=0", "x", "text/plain")->status, 200);
 }
 
 }  // namespace

@@ -61,12 +61,13 @@ std::future<std::string> sha256_beside(std::string_view bytes) {
 // (scoring/index_memory.hpp: the bound needs no digest).
 IndexMemoryEstimate index_memory_estimate(const std::vector<Protein>& proteins,
                                           const SearchParameters& params, bool selecting,
-                                          int threads, uint64_t budget_bytes) {
+                                          int threads, uint64_t budget_bytes,
+                                          const std::atomic<bool>* cancel) {
   if (selecting) {
     IndexMemoryEstimate bound = selected_index_memory_bound(proteins, params);
     if (budget_bytes == 0 || bound.peak_bytes() <= budget_bytes) return bound;
   }
-  return estimate_index_memory(proteins, params, !selecting, threads);
+  return estimate_index_memory(proteins, params, !selecting, threads, cancel);
 }
 
 }  // namespace
@@ -119,7 +120,7 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
   // Refused in seconds when the estimate is above the budget; the forms are capped to it.
   PeptideIndexLimits memory_limits;
   memory_limits.max_peptide_forms = check_index_memory(
-      index_memory_estimate(proteins, params, selecting, build_threads, max_memory_bytes),
+      index_memory_estimate(proteins, params, selecting, build_threads, max_memory_bytes, cancel),
       max_memory_bytes, params, "--max-memory", memory_limits.max_peptide_forms);
   try {
     PeptideIndexLimits limits = memory_limits;

@@ -169,6 +169,23 @@ void digest(std::string_view sequence, const Enzyme& enzyme, const DigestOptions
   }
 }
 
+void count_unspecific_starts(std::string_view sequence, const DigestOptions& options,
+                             std::vector<uint32_t>& out) {
+  const auto n = static_cast<uint32_t>(sequence.size());
+  out.assign(n, 0);
+  if (options.max_length < 1 || options.min_length > options.max_length) return;
+  const auto min_len = static_cast<uint32_t>(std::max(options.min_length, 1));
+  const auto max_len = static_cast<uint32_t>(std::min(options.max_length, 65535));
+  // digest() skips every peptide with a residue of undefined mass: from start a, the lengths
+  // [min_len, min(max_len, first such residue at or after a - a)].
+  uint32_t bad_at = n;
+  for (uint32_t a = n; a-- > 0;) {
+    if (mass::residue_mass(sequence[a]) < 0) bad_at = a;
+    const uint32_t longest = std::min(max_len, bad_at - a);
+    out[a] = longest >= min_len ? longest - min_len + 1 : 0;
+  }
+}
+
 std::vector<std::string_view> digest_sequences(std::string_view sequence, const Enzyme& enzyme,
                                                const DigestOptions& options) {
   std::vector<DigestedPeptide> peptides;

@@ -58,6 +58,13 @@ DigestOptions digest_options_from(const DatabaseParameters& database);
 void digest(std::string_view sequence, const Enzyme& enzyme, const DigestOptions& options,
             std::vector<DigestedPeptide>& out);
 
+// For an enzyme that cleaves every bond (Enzyme::cleaves_every_bond) and options without mass
+// bounds: how many peptides digest() makes starting at each position of `sequence`, without
+// making them (digest() makes up to max_length per residue: 9 G for a 9 M-residue database at
+// max_len 1000). `out` is resized to sequence.size(); their sum equals digest()'s count.
+void count_unspecific_starts(std::string_view sequence, const DigestOptions& options,
+                             std::vector<uint32_t>& out);
+
 // Convenience: the peptide strings of `sequence`, in the order of digest().
 std::vector<std::string_view> digest_sequences(std::string_view sequence, const Enzyme& enzyme,
                                                const DigestOptions& options);

@@ -9,6 +9,7 @@
 #include "scoring/enzyme.hpp"
 #include "scoring/modified_forms.hpp"
 #include "scoring/parallel.hpp"
+#include "scoring/peptide_index.hpp"
 #include "scoring/protein_slices.hpp"
 
 namespace ionflow {
@@ -29,31 +30,69 @@ struct SliceCount {
   double sampled_forms = 0;
 };
 
+// What estimate_index_memory's slices read.
+struct EstimateWork {
+  const std::vector<Protein>& proteins;
+  const DatabaseParameters& db;
+  const Enzyme& enzyme;
+  const DigestOptions& options;
+  const ModificationPlacer& placer;
+  const std::atomic<bool>* cancel;
+};
+
+// An unspecific digest's occurrences of `sequence`, counted per start (count_unspecific_starts)
+// rather than made, and at most kMaxUnspecificFormSamples of them, evenly spread in digest()'s
+// order (by start, then length), added to `c`'s form sample.
+uint64_t count_unspecific(const EstimateWork& w, std::string_view sequence,
+                          std::vector<uint32_t>& per_start, SliceCount& c) {
+  count_unspecific_starts(sequence, w.options, per_start);
+  uint64_t total = 0;
+  for (uint32_t n : per_start) total += n;
+  const uint64_t samples = std::min<uint64_t>(total, kMaxUnspecificFormSamples);
+  uint64_t before = 0;  // occurrences of the starts before `a`
+  uint32_t a = 0;
+  const auto min_len = static_cast<uint32_t>(std::max(w.options.min_length, 1));
+  for (uint64_t k = 0; k < samples; ++k) {
+    const uint64_t j = (2 * k + 1) * total / (2 * samples);  // the k-th sample's index
+    while (before + per_start[a] <= j) before += per_start[a++];
+    const uint32_t length = min_len + static_cast<uint32_t>(j - before);
+    ++c.sampled;
+    c.sampled_forms += static_cast<double>(w.placer.form_count_bound(sequence.substr(a, length)));
+  }
+  return total;
+}
+
 // Counts proteins [first, last): occurrences exactly, forms on the occurrences j of protein i
-// with (i + j) % kFormSampleStride == 0 (a sample that does not depend on the slicing).
-SliceCount count_slice(const std::vector<Protein>& proteins, size_t first, size_t last,
-                       const DatabaseParameters& db, const Enzyme& enzyme,
-                       const DigestOptions& options, const ModificationPlacer& placer) {
-  const bool generate = db.decoy_generation != DecoyGeneration::kNone;
+// with (i + j) % kFormSampleStride == 0 (a sample that does not depend on the slicing), or for
+// an unspecific digest on count_unspecific's sample. Throws BuildCancelled when `cancel` is set.
+SliceCount count_slice(const EstimateWork& w, size_t first, size_t last) {
+  const bool generate = w.db.decoy_generation != DecoyGeneration::kNone;
+  const bool unspecific = w.enzyme.cleaves_every_bond();
   SliceCount c;
   std::vector<DigestedPeptide> digested;
+  std::vector<uint32_t> per_start;
   for (size_t i = first; i < last; ++i) {
-    const Protein& protein = proteins[i];
+    if (w.cancel != nullptr && w.cancel->load(std::memory_order_relaxed)) throw BuildCancelled();
+    const Protein& protein = w.proteins[i];
     // Generated decoys replace the FASTA's own; each target gets one (peptide or protein
     // reversal: the same count of occurrences as its target).
     if (protein.is_decoy && generate) continue;
     const uint64_t copies = !protein.is_decoy && generate ? 2 : 1;
     c.proteins += copies;
     c.residues += copies * protein.sequence.size();
+    if (unspecific) {
+      c.occurrences += copies * count_unspecific(w, protein.sequence, per_start, c);
+      continue;
+    }
     digested.clear();
-    digest(protein.sequence, enzyme, options, digested);
+    digest(protein.sequence, w.enzyme, w.options, digested);
     c.occurrences += copies * digested.size();
     for (size_t j = (kFormSampleStride - i % kFormSampleStride) % kFormSampleStride;
          j < digested.size(); j += kFormSampleStride) {
       const DigestedPeptide& d = digested[j];
       ++c.sampled;
       c.sampled_forms += static_cast<double>(
-          placer.form_count_bound(std::string_view(protein.sequence).substr(d.start, d.length)));
+          w.placer.form_count_bound(std::string_view(protein.sequence).substr(d.start, d.length)));
     }
   }
   return c;
@@ -63,7 +102,7 @@ SliceCount count_slice(const std::vector<Protein>& proteins, size_t first, size_
 
 IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
                                           const SearchParameters& params, bool whole_index,
-                                          int threads) {
+                                          int threads, const std::atomic<bool>* cancel) {
   const DatabaseParameters& db = params.database;
   const Enzyme enzyme(db.enzyme);
   const DigestOptions options = digest_options_from(db);
@@ -72,9 +111,9 @@ IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
   const size_t slices = threads <= 1 ? 1 : static_cast<size_t>(threads) * 4;
   const std::vector<size_t> start = protein_slice_starts(proteins, slices);
   std::vector<SliceCount> counts(slices);
-  parallel_tasks(threads, slices, [&](size_t s) {
-    counts[s] = count_slice(proteins, start[s], start[s + 1], db, enzyme, options, placer);
-  });
+  const EstimateWork work{proteins, db, enzyme, options, placer, cancel};
+  parallel_tasks(threads, slices,
+                 [&](size_t s) { counts[s] = count_slice(work, start[s], start[s + 1]); });
   IndexMemoryEstimate e;
   e.whole_index = whole_index;
   uint64_t sampled = 0;
@@ -160,12 +199,14 @@ std::string index_memory_error(const IndexMemoryEstimate& e, uint64_t budget_byt
   std::string mods;
   for (const auto& m : db.variable_modifications) mods += (mods.empty() ? "" : ", ") + m.name;
   auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  const bool unspecific = Enzyme(db.enzyme).cleaves_every_bond();
   std::string message =
       "the peptide index would need about " + memory_size_text(e.peak_bytes()) + " (" +
       std::to_string(e.occurrences) + " digested peptide occurrences" +
       (e.whole_index ? ", ~" + std::to_string(e.peptide_forms) + " peptide forms" : "") +
       "), more than the memory budget of " + memory_size_text(budget_bytes) + " (" + budget_source +
-      "); settings: database.enzyme.semi_enzymatic " + flag(db.enzyme.semi_enzymatic) +
+      "); settings: " + (unspecific ? "enzyme " + db.enzyme.name + " (every substring), " : "") +
+      "database.enzyme.semi_enzymatic " + flag(db.enzyme.semi_enzymatic) +
       ", database.enzyme.missed_cleavages " + std::to_string(db.enzyme.missed_cleavages) +
       ", database.enzyme.min_len " + std::to_string(db.enzyme.min_length) +
       ", database.enzyme.max_len " + std::to_string(db.enzyme.max_length) +
@@ -176,6 +217,7 @@ std::string index_memory_error(const IndexMemoryEstimate& e, uint64_t budget_byt
       "; to fit: ";
   // Semi-enzymatic digestion multiplies the occurrences ~20x; missed cleavages add a factor
   // each; variable modifications multiply the forms per occurrence.
+  if (unspecific) message += "use an enzyme or lower max_len, ";
   if (db.enzyme.semi_enzymatic) message += "turn semi_enzymatic off, ";
   if (db.enzyme.semi_enzymatic || db.enzyme.missed_cleavages > 1) {
     message += "lower missed_cleavages or max_len, ";

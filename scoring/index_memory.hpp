@@ -30,6 +30,7 @@
 // enzyme and modification set-up (as build_peptide_index); IndexMemoryExceeded (below).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,7 @@ inline constexpr double kDigestPhaseFactor = 2.0;       // assumed: records + so
 inline constexpr double kIndexBytesPerForm = 80.0;      // measured: build peak per estimated form
 inline constexpr double kBaseBytes = 64.0 * (1 << 20);  // assumed: process, Unimod, buffers
 inline constexpr uint64_t kFormSampleStride = 16;
+inline constexpr uint64_t kMaxUnspecificFormSamples = 64;  // per protein
 
 struct IndexMemoryEstimate {
   uint64_t proteins = 0;       // searched, generated decoys included
@@ -62,10 +64,14 @@ struct IndexMemoryEstimate {
 // `params`. `whole_index` false: a narrow-window job that indexes only the peptides its
 // queries reach (peptide forms then counted but not charged; the build checks them against
 // max_peptide_forms_within). Runs the digestion once without keeping its output, on `threads`
-// threads (slices of the proteins; the estimate is the same for any thread count).
+// threads (slices of the proteins; the estimate is the same for any thread count); an
+// unspecific digest (no-enzyme) is counted per start instead, its forms sampled on at most
+// kMaxUnspecificFormSamples occurrences per protein. Throws BuildCancelled (peptide_index.hpp)
+// when `cancel` is set.
 IndexMemoryEstimate estimate_index_memory(const std::vector<Protein>& proteins,
                                           const SearchParameters& params, bool whole_index,
-                                          int threads = 1);
+                                          int threads = 1,
+                                          const std::atomic<bool>* cancel = nullptr);
 
 // An upper bound of estimate_index_memory(proteins, params, false) in O(proteins), without
 // digesting: each residue starts at most (missed_cleavages + 1) fully specific peptides (a

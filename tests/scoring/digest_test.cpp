@@ -124,6 +124,33 @@ TEST(Digest, NoEnzymeEverySubstring) {
             (std::vector<std::string_view>{"AC", "ACD", "CD", "CDE", "DE"}));
 }
 
+TEST(Digest, UnspecificCountsPerStartEqualTheDigest) {
+  EnzymeParameters p;
+  p.name = "no-enzyme";
+  // X and B have no mass: no peptide crosses them.
+  for (std::string_view sequence :
+       {std::string_view("ACDE"), std::string_view("PEPTIDEXKLMNBQR"), std::string_view("XX"),
+        std::string_view("MKWVTFISLLLLFSSAYS")}) {
+    for (auto [min_length, max_length] : {std::pair{1, 1}, {2, 3}, {5, 50}, {1, 1000}, {4, 2}}) {
+      DigestOptions o = options(0, min_length);
+      o.max_length = max_length;
+      std::vector<DigestedPeptide> made;
+      digest(sequence, Enzyme(p), o, made);
+      std::vector<uint32_t> expected(sequence.size(), 0);
+      for (const auto& d : made) ++expected[d.start];
+      std::vector<uint32_t> counted;
+      count_unspecific_starts(sequence, o, counted);
+      EXPECT_EQ(counted, expected) << sequence << " " << min_length << "-" << max_length;
+    }
+  }
+  // ACDE at lengths 2-3: AC ACD | CD CDE | DE | -.
+  DigestOptions o = options(0, 2);
+  o.max_length = 3;
+  std::vector<uint32_t> counted;
+  count_unspecific_starts("ACDE", o, counted);
+  EXPECT_EQ(counted, (std::vector<uint32_t>{2, 2, 1, 0}));
+}
+
 std::vector<Protein> read_fasta(const std::string& relative, const std::string& tag) {
   const std::string path = std::string(IONFLOW_EXAMPLES_DIR) + relative;
   std::ifstream in(path, std::ios::binary);

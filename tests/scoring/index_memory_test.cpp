@@ -5,6 +5,7 @@
 // the error names the settings.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,51 @@ TEST(IndexMemory, TheSelectedBoundIsAtOrAboveTheExactEstimate) {
   EXPECT_EQ(bound.occurrences, 2 * bound.residues);
   EXPECT_EQ(bound.peak_bytes(), static_cast<uint64_t>(kBaseBytes + bound.residues +
                                                       2 * kDigestRangeBytes * bound.occurrences));
+}
+
+TEST(IndexMemory, AnUnspecificDigestIsCountedWithoutMakingItAndCanBeCancelled) {
+  const std::vector<Protein> all = ecoli_proteins();
+  const std::vector<Protein> some(all.begin(), all.begin() + 20);
+  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  params.database.enzyme.name = "no-enzyme";
+  params.database.enzyme.min_length = 1;
+  params.database.enzyme.max_length = 60;
+  params.database.decoy_generation = DecoyGeneration::kReversePeptide;
+  const IndexMemoryEstimate e = estimate_index_memory(some, params, false, 2);
+  DigestedDatabase digested = digest_database(some, params, nullptr, {}, true);
+  EXPECT_EQ(e.occurrences, digested.occurrences());
+  // The whole proteome at max_len 1000: 0.6 G occurrences (targets and reversed peptides)
+  // counted, not made (digest() would make 7 GB of them).
+  params.database.enzyme.max_length = 1000;
+  const IndexMemoryEstimate big = estimate_index_memory(all, params, true, 2);
+  EXPECT_EQ(big.occurrences, 595'036'282u);
+  EXPECT_GT(big.peptide_forms, big.occurrences);
+  EXPECT_NE(index_memory_error(big, 1ull << 30, params, "--max-memory")
+                .find("settings: enzyme no-enzyme (every substring), database.enzyme."
+                      "semi_enzymatic false"),
+            std::string::npos);
+  EXPECT_NE(index_memory_error(big, 1ull << 30, params, "--max-memory")
+                .find("to fit: use an enzyme or lower max_len, "),
+            std::string::npos);
+  const std::atomic<bool> cancelled{true};
+  EXPECT_THROW(estimate_index_memory(all, params, true, 2, &cancelled), BuildCancelled);
+}
+
+TEST(IndexMemory, AnUnspecificFormEstimateBoundsTheBuiltIndex) {
+  const std::vector<Protein> all = ecoli_proteins();
+  const std::vector<Protein> some(all.begin(), all.begin() + 40);
+  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  params.database.enzyme.name = "no-enzyme";
+  params.database.enzyme.min_length = 6;
+  params.database.enzyme.max_length = 12;
+  params.database.peptide_min_mass_da = 0;
+  params.database.peptide_max_mass_da = 1e6;
+  const IndexMemoryEstimate e = estimate_index_memory(some, params, true, 2);
+  PeptideIndexLimits limits;
+  limits.threads = 2;
+  const auto index = build_peptide_index(some, params, nullptr, limits);
+  EXPECT_GE(static_cast<double>(e.peptide_forms), 0.95 * static_cast<double>(index->size()));
+  EXPECT_LE(static_cast<double>(e.peptide_forms), 1.5 * static_cast<double>(index->size()));
 }
 
 // One protein of three tryptic peptides: PEPTIDEK, SAMPLER, GLYCINEK (23 residues).

@@ -13,6 +13,27 @@ bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+// The length of the markup declaration (DOCTYPE) that `rest` starts ("<!"), through its '>':
+// an internal subset in [...] may hold '>' (entity and element declarations), as may quoted
+// literals (XML 1.0 section 2.8). npos if it does not end within `rest`.
+size_t declaration_length(std::string_view rest) {
+  int depth = 0;
+  for (size_t k = 2; k < rest.size(); ++k) {
+    const char c = rest[k];
+    if (c == '"' || c == '\'') {
+      k = rest.find(c, k + 1);
+      if (k == std::string_view::npos) return k;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      --depth;
+    } else if (c == '>' && depth <= 0) {
+      return k + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
 // The local name of the root element of the XML text `xml` (starting at '<'), or "" if it is
 // not within `xml`.
 std::string_view root_element_name(std::string_view xml) {
@@ -27,7 +48,10 @@ std::string_view root_element_name(std::string_view xml) {
     } else if (rest.substr(0, 4) == "<!--") {
       closer = "-->";
     } else if (rest.substr(0, 2) == "<!") {
-      closer = ">";  // DOCTYPE (an internal subset with '>' inside is not expected here)
+      const size_t length = declaration_length(rest);
+      if (length == std::string_view::npos) return {};
+      i += length;
+      continue;
     } else {
       size_t end = 1;
       while (end < rest.size() && !is_blank(rest[end]) && rest[end] != '>' && rest[end] != '/') {

@@ -47,6 +47,19 @@ TEST(MzxmlReader, DetectedByItsRootElement) {
             PeakListFormat::kMzML);
   EXPECT_EQ(detect_peak_list_format("<mzML>"), PeakListFormat::kMzML);
   EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?><"), PeakListFormat::kMzML);
+  // A DOCTYPE, with an internal subset holding '>' (in declarations and quoted values): still
+  // the root element decides (a new user's mzXML with one entity was read as mzML).
+  EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?>\n<!DOCTYPE mzXML>\n<mzXML>"),
+            PeakListFormat::kMzXML);
+  EXPECT_EQ(detect_peak_list_format("<?xml version=\"1.0\"?>\n<!DOCTYPE mzXML [<!ENTITY e0 "
+                                    "\"v\">]>\n<mzXML xmlns=\"u\">"),
+            PeakListFormat::kMzXML);
+  EXPECT_EQ(
+      detect_peak_list_format("<!DOCTYPE mzXML [<!ENTITY a 'x]>y'> <!ELEMENT b ANY>]><msRun>"),
+      PeakListFormat::kMzXML);
+  EXPECT_EQ(detect_peak_list_format("<!DOCTYPE mzML [<!ENTITY e \"v\">]> <mzML>"),
+            PeakListFormat::kMzML);
+  EXPECT_EQ(detect_peak_list_format("<!DOCTYPE mzXML [<!ENTITY e \"cut"), PeakListFormat::kMzML);
 }
 
 TEST(MzxmlReader, GivesTheSpectraOfTheMzmlItWasMadeFrom) {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -34,6 +35,26 @@ bool read_text_file(const std::string& path, std::string& out) {
   ss << in.rdbuf();
   out = ss.str();
   return static_cast<bool>(in) || in.eof();
+}
+
+// The first input a result of `job` would replace (its output files are the output directory's
+// results.*), as "KEY PATH", or "" when there is none. Results are renamed into place at the
+// end, so such an input was read whole and then lost.
+std::string input_replaced_by_results(const JobSpec& job) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path out = fs::weakly_canonical(job.output_directory, ec);
+  if (ec || job.output_directory.empty()) return "";
+  auto replaced = [&](const std::string& path) {
+    const fs::path in = fs::weakly_canonical(path, ec);
+    return !ec && in.parent_path() == out && in.filename().string().rfind("results.", 0) == 0;
+  };
+  for (size_t i = 0; i < job.spectra_paths.size(); ++i) {
+    if (replaced(job.spectra_paths[i])) {
+      return "mzml_paths[" + std::to_string(i) + "] " + job.spectra_paths[i];
+    }
+  }
+  return replaced(job.fasta_path) ? "database.fasta " + job.fasta_path : "";
 }
 
 }  // namespace
@@ -122,6 +143,14 @@ int run_search_command(const SearchCommand& command) {
                                                       : parse_memory_size(command.max_memory);
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "ionflow search: --max-memory: {}\n", e.what());
+    return 2;
+  }
+
+  if (const std::string input = input_replaced_by_results(job); !input.empty()) {
+    fmt::print(stderr,
+               "ionflow search: {} would be replaced by this job's results in {}: choose another "
+               "output directory (-o)\n",
+               input, job.output_directory);
     return 2;
   }
 

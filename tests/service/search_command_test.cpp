@@ -103,6 +103,26 @@ TEST_F(SearchCommandTest, BadJobsExitWithTwoNamingTheKey) {
   EXPECT_THAT(real.out, HasSubstr("scorers: expected unsigned integer, got number 1.5"));
 }
 
+// An input named like a result in the output directory would be read, then replaced by the
+// results: refused before the search, the file untouched.
+TEST_F(SearchCommandTest, AnInputTheResultsWouldReplaceIsRefused) {
+  fs::create_directories(dir_ / "ovw");
+  fs::copy_file(kData + "/BSA1_excerpt.mzML", dir_ / "ovw" / "results.tsv");
+  const auto size = fs::file_size(dir_ / "ovw" / "results.tsv");
+  CommandRun r = run("search examples/bsa_demo.json " + (dir_ / "ovw" / "results.tsv").string() +
+                     " -o " + (dir_ / "ovw").string() + " -q");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out,
+              HasSubstr("ionflow search: mzml_paths[0] " + (dir_ / "ovw" / "results.tsv").string() +
+                        " would be replaced by this job's results in "));
+  EXPECT_THAT(r.out, HasSubstr("choose another output directory (-o)"));
+  EXPECT_EQ(fs::file_size(dir_ / "ovw" / "results.tsv"), size);
+  // The same file in another directory, or named otherwise, is an input like any other.
+  CommandRun dry = run("search examples/bsa_demo.json " + (dir_ / "ovw" / "results.tsv").string() +
+                       " -o " + (dir_ / "elsewhere").string() + " --dry-run");
+  EXPECT_EQ(dry.exit_code, 0) << dry.out;
+}
+
 // A job error reads as the error, without the internal job id ("job local: ...").
 TEST_F(SearchCommandTest, JobErrorsCarryNoJobId) {
   // /proc exists but takes no new files, not even from root.

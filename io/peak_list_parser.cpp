@@ -75,7 +75,14 @@ void PeakListParser::prepare(File& fp, const std::string& path,
     if (prepared.queries.empty()) {
       const std::string reason = prepared.skip_reason.empty() ? "no query" : prepared.skip_reason;
       tally_.spectra_skipped[reason] += 1;
-      tally_.spectra_skipped_first.emplace(reason, path + ": spectrum " + spectrum.native_id);
+      // An MGF without TITLE has no id: the spectrum's place names it (0-based, as in results).
+      tally_.spectra_skipped_first.emplace(
+          reason,
+          path + ": spectrum " +
+              (spectrum.native_id.empty()
+                   ? "index=" + std::to_string(spectrum.spectrum_index) +
+                         (spectrum.scan >= 0 ? " scan=" + std::to_string(spectrum.scan) : "")
+                   : spectrum.native_id));
       fp.prepare_skipped[reason] += 1;
       continue;
     }

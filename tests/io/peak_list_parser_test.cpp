@@ -82,6 +82,26 @@ TEST(PeakListParser, AFileWithoutASearchableSpectrumIsWarnedAbout) {
             std::vector<std::string>{kMgf + ": 0 of 5 spectra searchable (5 too few peaks)"});
 }
 
+// The first skipped spectrum of each reason is named in the summary: an MGF spectrum without
+// TITLE by its place in the file (0-based, as results name it) and its SCANS when given.
+std::string first_too_few_peaks(const std::string& mgf) {
+  SearchParameters params;
+  params.min_peaks = 2;
+  PeakListParser parser({"untitled.mgf"}, params);
+  std::vector<Query> out;
+  parser.feed(0, mgf, true, out);
+  return parser.tally().spectra_skipped_first.at("too few peaks");
+}
+
+TEST(PeakListParser, ASkippedSpectrumWithoutTitleIsNamedByItsPlace) {
+  EXPECT_EQ(first_too_few_peaks("BEGIN IONS\nPEPMASS=400\nCHARGE=2+\n100 1\nEND IONS\n"),
+            "untitled.mgf: spectrum index=0");
+  EXPECT_EQ(first_too_few_peaks("BEGIN IONS\nPEPMASS=400\nCHARGE=2+\nSCANS=7\n100 1\nEND IONS\n"),
+            "untitled.mgf: spectrum index=0 scan=7");
+  EXPECT_EQ(first_too_few_peaks("BEGIN IONS\nTITLE=t1\nPEPMASS=400\nCHARGE=2+\n100 1\nEND IONS\n"),
+            "untitled.mgf: spectrum t1");
+}
+
 TEST(PeakListParser, AnEmptyFileIsAParseErrorNamingIt) {
   PeakListParser parser({"empty.mgf"}, SearchParameters{});
   std::vector<Query> out;

@@ -301,11 +301,14 @@ struct Decompressor::Impl {
         fail(offset + input.pos, std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc));
       }
       zstd_hint = rc;
-      zstd_output_full = output.pos == output.size;
+      // A full output buffer may leave bytes inside the decoder, unless the frame ended: rc 0
+      // means decoded and fully flushed (zstd.h). A frame whose output filled the buffer
+      // exactly (131,072 bytes, ZSTD_DStreamOutSize) went on into the next frame's bytes in
+      // this call, past its magic check, or, at the input's end, read as truncated.
+      zstd_output_full = rc != 0 && output.pos == output.size;
       guard(out, used, offset + input.pos, decoded + (used - start));
-      // Done when all input is consumed and the decoder did not fill the output (nothing left
-      // buffered inside it), or at a frame's end.
-      if (!zstd_output_full && (input.pos == input.size || rc == 0)) break;
+      // Done at a frame's end, or when all input is consumed and nothing is left inside.
+      if (rc == 0 || (!zstd_output_full && input.pos == input.size)) break;
     }
     out.resize(used);
     return input.pos;

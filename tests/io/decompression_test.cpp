@@ -138,6 +138,29 @@ TEST(Decompression, AFrameHeaderCutAnywhereDecodesTheSameFrame) {
   }
 }
 
+// Found by review: a frame whose output fills the decoder's buffer exactly (ZSTD_DStreamOutSize,
+// 131,072 bytes) was refused as truncated, and the next frame's bytes were decoded in the same
+// call, past the magic check (a legacy frame after it passed or failed by the cut).
+TEST(Decompression, AFrameFillingTheOutputBufferExactlyEndsThere) {
+  std::string text(ZSTD_DStreamOutSize(), 'a');
+  for (size_t i = 0; i < text.size(); i += 7) text[i] = static_cast<char>('a' + i % 23);
+  const std::string frame = zstd(text);
+  for (size_t block : {size_t{1}, size_t{5}, size_t{97}, size_t{4096}, frame.size()}) {
+    EXPECT_EQ(decode(frame, block), text) << block;
+    EXPECT_EQ(decode(frame + zstd("tail"), block), text + "tail") << block;
+  }
+  const std::string legacy = frame + std::string("\x25\xb5\x2f\xfd\x00\x00\x00\x00", 8);
+  for (size_t cut : {frame.size() - 2, frame.size(), frame.size() + 2, legacy.size()}) {
+    try {
+      const std::string out = decode_split(legacy, cut);
+      ADD_FAILURE() << "accepted at cut " << cut << ", " << out.size() << " bytes";
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("Unknown frame descriptor"), std::string::npos)
+          << cut << ": " << e.what();
+    }
+  }
+}
+
 TEST(Decompression, GzipRoundTripInBlocksOfAnySize) {
   std::string mgf = mgf_excerpt();
   std::string gz = gzip(mgf);

@@ -57,6 +57,15 @@ std::vector<std::string> result_file_names(const JobSpec& spec) {
   return names;
 }
 
+std::vector<std::string> result_file_names_touched() {
+  std::vector<std::string> names;
+  for (const OutputFormatName& format : kOutputFormatNames) {
+    for (bool zstd : {false, true}) names.push_back(result_file_name(format.key, zstd));
+  }
+  names.push_back(kResultsJsonName);
+  return names;
+}
+
 void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& committed) {
   std::vector<std::string> names;
   try {

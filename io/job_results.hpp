@@ -27,6 +27,10 @@ const char* ionflow_version();
 // Final file names (no directory) the job produces, results.json last.
 std::vector<std::string> result_file_names(const JobSpec& spec);
 
+// Every file name (no directory) a job may write, replace or remove in its output directory:
+// each format of kOutputFormatNames plain and .zst (remove_stale_results), and results.json.
+std::vector<std::string> result_file_names_touched();
+
 // After a failed or cancelled job: removes "<name>.tmp" of every result file of `spec` from its
 // output directory, and the final files this job itself renamed into place (`committed`: a
 // cancel can arrive after the writer committed). Never touches a file the job did not write: a

@@ -5,6 +5,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "actors/search_runtime.hpp"
+#include "io/job_results.hpp"
 #include "service/job_message.hpp"
 #include "service/memory_budget.hpp"
 #include "service/progress_reporter.hpp"
@@ -37,24 +39,25 @@ bool read_text_file(const std::string& path, std::string& out) {
   return static_cast<bool>(in) || in.eof();
 }
 
-// The first input a result of `job` would replace (its output files are the output directory's
-// results.*), as "KEY PATH", or "" when there is none. Results are renamed into place at the
-// end, so such an input was read whole and then lost.
+// The first input (spectra, then FASTA) that `job` would replace or remove: a file of its
+// output directory with a result file's name (io/job_results.hpp), or "". Results are renamed
+// into place at the end, so such an input was read whole and then lost.
 std::string input_replaced_by_results(const JobSpec& job) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (job.output_directory.empty()) return "";
   const fs::path out = fs::weakly_canonical(job.output_directory, ec);
-  if (ec || job.output_directory.empty()) return "";
+  if (ec) return "";
+  const std::vector<std::string> names = result_file_names_touched();
   auto replaced = [&](const std::string& path) {
     const fs::path in = fs::weakly_canonical(path, ec);
-    return !ec && in.parent_path() == out && in.filename().string().rfind("results.", 0) == 0;
+    return !ec && in.parent_path() == out &&
+           std::find(names.begin(), names.end(), in.filename().string()) != names.end();
   };
-  for (size_t i = 0; i < job.spectra_paths.size(); ++i) {
-    if (replaced(job.spectra_paths[i])) {
-      return "mzml_paths[" + std::to_string(i) + "] " + job.spectra_paths[i];
-    }
+  for (const std::string& path : job.spectra_paths) {
+    if (replaced(path)) return path;
   }
-  return replaced(job.fasta_path) ? "database.fasta " + job.fasta_path : "";
+  return replaced(job.fasta_path) ? job.fasta_path : "";
 }
 
 }  // namespace
@@ -148,8 +151,8 @@ int run_search_command(const SearchCommand& command) {
 
   if (const std::string input = input_replaced_by_results(job); !input.empty()) {
     fmt::print(stderr,
-               "ionflow search: {} would be replaced by this job's results in {}: choose another "
-               "output directory (-o)\n",
+               "ionflow search: input {} would be replaced by this job's results in {}: choose "
+               "another output directory (-o)\n",
                input, job.output_directory);
     return 2;
   }

@@ -112,15 +112,25 @@ TEST_F(SearchCommandTest, AnInputTheResultsWouldReplaceIsRefused) {
   CommandRun r = run("search examples/bsa_demo.json " + (dir_ / "ovw" / "results.tsv").string() +
                      " -o " + (dir_ / "ovw").string() + " -q");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.out,
-              HasSubstr("ionflow search: mzml_paths[0] " + (dir_ / "ovw" / "results.tsv").string() +
-                        " would be replaced by this job's results in "));
+  EXPECT_THAT(r.out, HasSubstr("ionflow search: input " + (dir_ / "ovw" / "results.tsv").string() +
+                               " would be replaced by this job's results in "));
   EXPECT_THAT(r.out, HasSubstr("choose another output directory (-o)"));
   EXPECT_EQ(fs::file_size(dir_ / "ovw" / "results.tsv"), size);
+  // A stale format's file is removed by a job too (results.pin.zst of an earlier run).
+  fs::copy_file(kData + "/BSA1_excerpt.mzML", dir_ / "ovw" / "results.pin.zst");
+  EXPECT_EQ(run("search examples/bsa_demo.json " + (dir_ / "ovw" / "results.pin.zst").string() +
+                " -o " + (dir_ / "ovw").string() + " --dry-run")
+                .exit_code,
+            2);
   // The same file in another directory, or named otherwise, is an input like any other.
   CommandRun dry = run("search examples/bsa_demo.json " + (dir_ / "ovw" / "results.tsv").string() +
                        " -o " + (dir_ / "elsewhere").string() + " --dry-run");
   EXPECT_EQ(dry.exit_code, 0) << dry.out;
+  fs::copy_file(kData + "/BSA1_excerpt.mzML", dir_ / "ovw" / "results.mzML");
+  CommandRun other =
+      run("search examples/bsa_demo.json " + (dir_ / "ovw" / "results.mzML").string() + " -o " +
+          (dir_ / "ovw").string() + " --dry-run");
+  EXPECT_EQ(other.exit_code, 0) << other.out;
 }
 
 // A job error reads as the error, without the internal job id ("job local: ...").

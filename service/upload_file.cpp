@@ -18,20 +18,30 @@ struct FileDescriptor {
   }
 };
 
-UploadPieceResult failed(UploadPieceResult::Status status, int error_number) {
+UploadPieceResult result(UploadPieceResult::Status status, std::string error = "",
+                         int error_number = 0) {
   UploadPieceResult r;
   r.status = status;
-  switch (error_number) {  // open(2)'s answers for what lies at the path
-    case ELOOP:
-      r.error = "a symbolic link (not followed)";
-      break;
-    case ENXIO:
-      r.error = "a FIFO or socket, not a regular file";
-      break;
-    default:
-      r.error = std::strerror(error_number);
-  }
+  r.error = std::move(error);
+  r.error_number = error_number;
   return r;
+}
+
+// What open(2) failing with `error_number` says of the path.
+UploadPieceResult open_failed(int error_number, uint64_t offset) {
+  switch (error_number) {
+    case ELOOP:
+      return result(UploadPieceResult::kNotRegular, "a symbolic link (not followed)");
+    case ENXIO:
+      return result(UploadPieceResult::kNotRegular, "a FIFO or socket");
+    case EISDIR:
+      return result(UploadPieceResult::kNotRegular, "a directory");
+    case ENOENT:
+      if (offset != 0) return result(UploadPieceResult::kWrongOffset);  // nothing uploaded yet
+      [[fallthrough]];
+    default:
+      return result(UploadPieceResult::kOpenFailed, std::strerror(error_number), error_number);
+  }
 }
 
 }  // namespace
@@ -39,37 +49,43 @@ UploadPieceResult failed(UploadPieceResult::Status status, int error_number) {
 UploadPieceResult write_upload_piece(const std::string& path, uint64_t offset,
                                      std::string_view body) {
   FileDescriptor file;
-  file.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-  if (file.fd < 0) return failed(UploadPieceResult::kOpenFailed, errno);
+  const int create = offset == 0 ? O_CREAT : 0;  // a later piece needs the first one's file
+  file.fd = ::open(path.c_str(), O_WRONLY | create | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+                   0644);
+  if (file.fd < 0) return open_failed(errno, offset);
   struct stat st {};
-  if (::fstat(file.fd, &st) != 0) return failed(UploadPieceResult::kOpenFailed, errno);
-  UploadPieceResult r;
-  if (!S_ISREG(st.st_mode)) {
-    r.status = UploadPieceResult::kNotRegular;
-    return r;
+  if (::fstat(file.fd, &st) != 0) {
+    return result(UploadPieceResult::kOpenFailed, std::strerror(errno), errno);
+  }
+  if (!S_ISREG(st.st_mode)) return result(UploadPieceResult::kNotRegular, "not a regular file");
+  if (st.st_nlink > 1) {
+    return result(UploadPieceResult::kNotRegular, "a file with other hard links");
   }
   const auto have = static_cast<uint64_t>(st.st_size);
   if (offset != 0 && offset != have) {
-    r.status = UploadPieceResult::kWrongOffset;
+    UploadPieceResult r = result(UploadPieceResult::kWrongOffset);
     r.bytes = have;
     return r;
   }
   if (offset == 0 && ::ftruncate(file.fd, 0) != 0) {
-    return failed(UploadPieceResult::kWriteFailed, errno);
+    return result(UploadPieceResult::kWriteFailed, std::strerror(errno), errno);
   }
   size_t written = 0;
   while (written < body.size()) {
     const ssize_t n = ::pwrite(file.fd, body.data() + written, body.size() - written,
                                static_cast<off_t>(offset + written));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return failed(UploadPieceResult::kWriteFailed, n < 0 ? errno : ENOSPC);
+    const int error_number = n < 0 ? errno : ENOSPC;
+    if (n <= 0)
+      return result(UploadPieceResult::kWriteFailed, std::strerror(error_number), error_number);
     written += static_cast<size_t>(n);
   }
-  if (::close(file.fd) != 0) {  // NFS and some file systems report a full disk only here
-    file.fd = -1;
-    return failed(UploadPieceResult::kWriteFailed, errno);
-  }
+  const int fd = file.fd;
   file.fd = -1;
+  if (::close(fd) != 0) {  // NFS and some file systems report a full disk only here
+    return result(UploadPieceResult::kWriteFailed, std::strerror(errno), errno);
+  }
+  UploadPieceResult r = result(UploadPieceResult::kWritten);
   r.bytes = offset + body.size();
   return r;
 }

@@ -3,6 +3,7 @@
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -218,10 +219,15 @@ struct WebApi::Impl {
         body.set("bytes", written.bytes);
         return reply(res, 409, body);
       case UploadPieceResult::kNotRegular:
-        return error(res, 409, "name: " + path.string() + " exists and is not a regular file",
+        return error(res, 409,
+                     "name: " + path.string() + " is " + written.error +
+                         ", not a file of its own to upload into",
                      "name");
-      case UploadPieceResult::kOpenFailed:
-        return error(res, 409, "name: cannot open " + path.string() + ": " + written.error, "name");
+      case UploadPieceResult::kOpenFailed: {
+        // The server's trouble, not the name's: a full or read-only disk, permissions.
+        const bool full = written.error_number == ENOSPC || written.error_number == EDQUOT;
+        return error(res, full ? 507 : 500, "cannot open " + path.string() + ": " + written.error);
+      }
       case UploadPieceResult::kWriteFailed:
         break;
     }

@@ -14,13 +14,21 @@ bool is_blank(char c) {
 }
 
 // The length of the markup declaration (DOCTYPE) that `rest` starts ("<!"), through its '>':
-// an internal subset in [...] may hold '>' (entity and element declarations), as may quoted
-// literals (XML 1.0 section 2.8). npos if it does not end within `rest`.
+// an internal subset in [...] may hold '>' (entity and element declarations, comments,
+// processing instructions), as may quoted literals (XML 1.0 section 2.8). npos if it does not
+// end within `rest`.
 size_t declaration_length(std::string_view rest) {
   int depth = 0;
   for (size_t k = 2; k < rest.size(); ++k) {
     const char c = rest[k];
-    if (c == '"' || c == '\'') {
+    // Comments and processing instructions in the subset may hold quotes and '>' of their own.
+    const std::string_view at = rest.substr(k);
+    if (depth > 0 && (at.substr(0, 4) == "<!--" || at.substr(0, 2) == "<?")) {
+      const std::string_view closer = at[1] == '!' ? "-->" : "?>";
+      k = rest.find(closer, k + 2);
+      if (k == std::string_view::npos) return k;
+      k += closer.size() - 1;
+    } else if (c == '"' || c == '\'') {
       k = rest.find(c, k + 1);
       if (k == std::string_view::npos) return k;
     } else if (c == '[') {

@@ -12,7 +12,9 @@
 //   - index phase (whole index only): peptide forms x kIndexBytesPerForm, plus the digest
 //     records still alive while the index columns are filled.
 // Occurrences are counted exactly by running the digestion without keeping its output (the
-// digest of the human-size scale database takes ~1 s per 100 M occurrences on one core).
+// digest of the human-size scale database takes ~1 s per 100 M occurrences on one core), or for
+// an unspecific digest from each start's count; selected_index_memory_bound gives an upper
+// bound instead, without digesting.
 // Peptide forms are estimated from ModificationPlacer::form_count_bound (an upper bound per
 // sequence) on a deterministic sample of the occurrences (one in kFormSampleStride), scaled
 // to all of them: identical sequences are not merged here, so it over-counts where the
@@ -52,7 +54,8 @@ inline constexpr uint64_t kMaxUnspecificFormSamples = 64;  // per protein
 struct IndexMemoryEstimate {
   uint64_t proteins = 0;       // searched, generated decoys included
   uint64_t residues = 0;       // of those proteins
-  uint64_t occurrences = 0;    // digested peptide occurrences (targets and decoys), exact
+  uint64_t occurrences = 0;    // digested peptide occurrences (targets and decoys): exact, or
+                               // an upper bound from selected_index_memory_bound
   uint64_t peptide_forms = 0;  // estimated upper bound (unmodified forms included)
   bool whole_index = true;     // false: only the peptides the queries reach are indexed
   uint64_t digest_bytes = 0;   // digest phase

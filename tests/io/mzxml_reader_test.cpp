@@ -60,6 +60,9 @@ TEST(MzxmlReader, DetectedByItsRootElement) {
   EXPECT_EQ(detect_peak_list_format("<!DOCTYPE mzML [<!ENTITY e \"v\">]> <mzML>"),
             PeakListFormat::kMzML);
   EXPECT_EQ(detect_peak_list_format("<!DOCTYPE mzXML [<!ENTITY e \"cut"), PeakListFormat::kMzML);
+  // A comment or processing instruction in the subset, with a quote and '>' of its own.
+  EXPECT_EQ(detect_peak_list_format("<!DOCTYPE mzXML [<!-- it's > --><?pi a'>?>]><mzXML>"),
+            PeakListFormat::kMzXML);
 }
 
 TEST(MzxmlReader, GivesTheSpectraOfTheMzmlItWasMadeFrom) {

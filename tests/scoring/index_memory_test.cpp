@@ -135,10 +135,12 @@ TEST(IndexMemory, AnUnspecificFormEstimateBoundsTheBuiltIndex) {
   SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
   params.database.enzyme.name = "no-enzyme";
   params.database.enzyme.min_length = 6;
-  params.database.enzyme.max_length = 12;
+  params.database.enzyme.max_length = 40;
   params.database.peptide_min_mass_da = 0;
   params.database.peptide_max_mass_da = 1e6;
   const IndexMemoryEstimate e = estimate_index_memory(some, params, true, 2);
+  EXPECT_EQ(estimate_index_memory(some, params, true, 1).peptide_forms, e.peptide_forms);
+  EXPECT_EQ(estimate_index_memory(some, params, true, 3).peptide_forms, e.peptide_forms);
   PeptideIndexLimits limits;
   limits.threads = 2;
   const auto index = build_peptide_index(some, params, nullptr, limits);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -28,8 +29,11 @@ std::vector<uint32_t> mass_order(const std::vector<double>& masses, int threads)
 // s - 1 within a bucket), then each bucket — a few hundred records, in cache — is sorted with
 // `less`, the buckets spread over the threads. About twice as fast as one std::sort over
 // millions of records.
+// Throws BuildCancelled between buckets once `cancel` (may be null) is set: a semi-enzymatic
+// digest's sort ran 12-20 s past a cancel before it did.
 template <typename Less>
-std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int threads, Less less) {
+std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int threads, Less less,
+                                 const std::atomic<bool>* cancel = nullptr) {
   auto code = [](uint64_t key8, int shift) -> uint32_t {
     const auto c = static_cast<uint32_t>((key8 >> shift) & 0xff);
     return c == 0 ? 0 : (c - '@') & 31;  // '\0' (shorter peptide) < 'A' = 1 < ... < 'Z' = 26
@@ -44,6 +48,7 @@ std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int t
   parallel_tasks(threads, parts, [&](size_t p) {
     for (const Record& r : slices[p]) ++next[p][bucket(r)];
   });
+  if (cancel != nullptr && cancel->load()) throw BuildCancelled();
   std::vector<uint32_t> start(kBuckets + 1, 0);
   {
     uint64_t sum = 0;
@@ -64,10 +69,12 @@ std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int t
     for (const Record& r : slices[p]) records[next[p][bucket(r)]++] = r;
     std::vector<Record>().swap(slices[p]);
   });
+  if (cancel != nullptr && cancel->load()) throw BuildCancelled();
   // The buckets in blocks handed out as threads become free: records crowd into some buckets.
   constexpr size_t kBucketsPerTask = 512;
   parallel_tasks(threads, kBuckets / kBucketsPerTask, [&](size_t task) {
     for (size_t b = task * kBucketsPerTask; b < (task + 1) * kBucketsPerTask; ++b) {
+      if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) throw BuildCancelled();
       if (start[b + 1] - start[b] > 1) {
         std::sort(records.begin() + start[b], records.begin() + start[b + 1], less);
       }

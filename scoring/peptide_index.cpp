@@ -236,15 +236,19 @@ void free_ranges(DigestedDatabase::Impl& im) {
 // start — a total order on distinct occurrences, so the result does not depend on the thread
 // count. Consumes the slices.
 std::vector<Record> sort_occurrences(std::vector<std::vector<Record>>& slices,
-                                     const Residues& residues, int threads) {
-  return sort_records(slices, threads, [&](const Record& a, const Record& b) {
-    const int c = residues.compare(a, b);
-    if (c != 0) return c < 0;
-    const int da = a.flags & kDecoy, dbf = b.flags & kDecoy;
-    if (da != dbf) return da < dbf;
-    if (a.protein != b.protein) return a.protein < b.protein;
-    return a.start < b.start;
-  });
+                                     const Residues& residues, int threads,
+                                     const std::atomic<bool>* cancel) {
+  return sort_records(
+      slices, threads,
+      [&](const Record& a, const Record& b) {
+        const int c = residues.compare(a, b);
+        if (c != 0) return c < 0;
+        const int da = a.flags & kDecoy, dbf = b.flags & kDecoy;
+        if (da != dbf) return da < dbf;
+        if (a.protein != b.protein) return a.protein < b.protein;
+        return a.start < b.start;
+      },
+      cancel);
 }
 
 // One modified form of a group's sequence.
@@ -564,7 +568,7 @@ std::shared_ptr<PeptideIndex> build_from_records(std::vector<std::vector<Record>
   auto index = std::make_shared<PeptideIndex>();
   index->modifications = placer.modifications();
   const int threads = std::max(1, limits.threads);
-  std::vector<Record> records = sort_occurrences(slices, residues, threads);
+  std::vector<Record> records = sort_occurrences(slices, residues, threads, cancel);
   Columns columns;
   {
     const GroupPass groups(records, residues, placer, db, threads, cancel);

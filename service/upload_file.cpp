@@ -13,8 +13,17 @@ namespace {
 // Closes a file descriptor when it goes out of scope.
 struct FileDescriptor {
   int fd = -1;
+  explicit FileDescriptor(int f) : fd(f) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
   ~FileDescriptor() {
     if (fd >= 0) ::close(fd);
+  }
+  // Closes now; false (errno set) if close reports an error (NFS: a full disk shows only here).
+  bool close() {
+    const int f = fd;
+    fd = -1;
+    return ::close(f) == 0;
   }
 };
 
@@ -27,64 +36,104 @@ UploadPieceResult result(UploadPieceResult::Status status, std::string error = "
   return r;
 }
 
-// What open(2) failing with `error_number` says of the path.
-UploadPieceResult open_failed(int error_number, uint64_t offset) {
-  switch (error_number) {
-    case ELOOP:
-      return result(UploadPieceResult::kNotRegular, "a symbolic link (not followed)");
-    case ENXIO:
-      return result(UploadPieceResult::kNotRegular, "a FIFO or socket");
-    case EISDIR:
-      return result(UploadPieceResult::kNotRegular, "a directory");
-    case ENOENT:
-      if (offset != 0) return result(UploadPieceResult::kWrongOffset);  // nothing uploaded yet
-      [[fallthrough]];
-    default:
-      return result(UploadPieceResult::kOpenFailed, std::strerror(error_number), error_number);
+UploadPieceResult system_failure(UploadPieceResult::Status status, int error_number) {
+  return result(status, std::strerror(error_number), error_number);
+}
+
+// What is at an entry that is not a regular file of its own, or "" for one that is.
+std::string not_a_file_of_its_own(const struct stat& st) {
+  if (S_ISLNK(st.st_mode)) return "a symbolic link (not followed)";
+  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return "a FIFO or socket";
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  if (st.st_nlink > 1) return "a file with other hard links";
+  return "";
+}
+
+// Writes all of `body` at `offset` of `fd`; 0 or the errno of the failure.
+int write_all(int fd, std::string_view body, uint64_t offset) {
+  size_t written = 0;
+  while (written < body.size()) {
+    const ssize_t n = ::pwrite(fd, body.data() + written, body.size() - written,
+                               static_cast<off_t>(offset + written));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : ENOSPC;
+    written += static_cast<size_t>(n);
   }
+  return 0;
 }
 
 }  // namespace
 
-UploadPieceResult write_upload_piece(const std::string& path, uint64_t offset,
-                                     std::string_view body) {
-  FileDescriptor file;
-  const int create = offset == 0 ? O_CREAT : 0;  // a later piece needs the first one's file
-  file.fd = ::open(path.c_str(), O_WRONLY | create | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-                   0644);
-  if (file.fd < 0) return open_failed(errno, offset);
-  struct stat st {};
-  if (::fstat(file.fd, &st) != 0) {
-    return result(UploadPieceResult::kOpenFailed, std::strerror(errno), errno);
+UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t offset,
+                                           std::string_view body) {
+  FileDescriptor dir(::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (dir.fd < 0) {
+    const int error_number = errno;
+    struct stat link {};
+    if ((error_number == ELOOP || error_number == ENOTDIR) &&
+        ::lstat(directory_.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      return result(UploadPieceResult::kOpenFailed,
+                    "the uploads directory is a symbolic link (not followed)", ELOOP);
+    }
+    return system_failure(UploadPieceResult::kOpenFailed, error_number);
   }
-  if (!S_ISREG(st.st_mode)) return result(UploadPieceResult::kNotRegular, "not a regular file");
-  if (st.st_nlink > 1) {
-    return result(UploadPieceResult::kNotRegular, "a file with other hard links");
+  struct stat st {};
+  const bool exists = ::fstatat(dir.fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+  if (exists) {
+    if (std::string what = not_a_file_of_its_own(st); !what.empty()) {
+      return result(UploadPieceResult::kNotRegular, what);
+    }
+  }
+  if (offset == 0) {
+    const std::string temporary =
+        ".upload-" + std::to_string(::getpid()) + "-" + std::to_string(++temporaries_) + "-" + name;
+    FileDescriptor file(::openat(dir.fd, temporary.c_str(),
+                                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (file.fd < 0) return system_failure(UploadPieceResult::kOpenFailed, errno);
+    struct stat made {};
+    int failure = ::fstat(file.fd, &made) != 0 ? errno : write_all(file.fd, body, 0);
+    if (failure == 0 && !file.close()) failure = errno;
+    if (failure == 0 && ::renameat(dir.fd, temporary.c_str(), dir.fd, name.c_str()) != 0) {
+      failure = errno;
+    }
+    if (failure != 0) {
+      ::unlinkat(dir.fd, temporary.c_str(), 0);
+      return system_failure(UploadPieceResult::kWriteFailed, failure);
+    }
+    made_[name] = {static_cast<uint64_t>(made.st_dev), static_cast<uint64_t>(made.st_ino)};
+    UploadPieceResult r = result(UploadPieceResult::kWritten);
+    r.bytes = body.size();
+    return r;
+  }
+  const auto made = made_.find(name);
+  FileDescriptor file(
+      ::openat(dir.fd, name.c_str(), O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (file.fd < 0) {
+    if (errno == ENOENT) return result(UploadPieceResult::kWrongOffset);  // nothing to resume
+    if (errno == ELOOP || errno == ENXIO || errno == EISDIR) {
+      return result(UploadPieceResult::kNotRegular, "not a regular file");
+    }
+    return system_failure(UploadPieceResult::kOpenFailed, errno);
+  }
+  if (::fstat(file.fd, &st) != 0) return system_failure(UploadPieceResult::kOpenFailed, errno);
+  if (std::string what = not_a_file_of_its_own(st); !what.empty()) {
+    return result(UploadPieceResult::kNotRegular, what);
+  }
+  const std::pair<uint64_t, uint64_t> opened{static_cast<uint64_t>(st.st_dev),
+                                             static_cast<uint64_t>(st.st_ino)};
+  if (made == made_.end() || made->second != opened) {
+    return result(UploadPieceResult::kWrongOffset);  // not the file our first piece made
   }
   const auto have = static_cast<uint64_t>(st.st_size);
-  if (offset != 0 && offset != have) {
+  if (offset != have) {
     UploadPieceResult r = result(UploadPieceResult::kWrongOffset);
     r.bytes = have;
     return r;
   }
-  if (offset == 0 && ::ftruncate(file.fd, 0) != 0) {
-    return result(UploadPieceResult::kWriteFailed, std::strerror(errno), errno);
-  }
-  size_t written = 0;
-  while (written < body.size()) {
-    const ssize_t n = ::pwrite(file.fd, body.data() + written, body.size() - written,
-                               static_cast<off_t>(offset + written));
-    if (n < 0 && errno == EINTR) continue;
-    const int error_number = n < 0 ? errno : ENOSPC;
-    if (n <= 0)
-      return result(UploadPieceResult::kWriteFailed, std::strerror(error_number), error_number);
-    written += static_cast<size_t>(n);
-  }
-  const int fd = file.fd;
-  file.fd = -1;
-  if (::close(fd) != 0) {  // NFS and some file systems report a full disk only here
-    return result(UploadPieceResult::kWriteFailed, std::strerror(errno), errno);
-  }
+  int failure = write_all(file.fd, body, offset);
+  if (failure == 0 && !file.close()) failure = errno;
+  if (failure != 0) return system_failure(UploadPieceResult::kWriteFailed, failure);
   UploadPieceResult r = result(UploadPieceResult::kWritten);
   r.bytes = offset + body.size();
   return r;

@@ -1,25 +1,28 @@
-// Upload file: writes one piece of an upload (PUT /v1/uploads/NAME?offset=N) into its file in
-// DIR/uploads, refusing anything there that is not a regular file of its own.
+// Upload files: writes the pieces of uploads (PUT /v1/uploads/NAME?offset=N) into their files in
+// DIR/uploads, never through anything a third party put there.
 //
-// Contract: write_upload_piece(path, offset, body) opens `path` without following a symbolic
-// link (O_NOFOLLOW) and without blocking (O_NONBLOCK), creating it (mode 0644) only for a first
-// piece (offset 0). Then:
-//   - a symbolic link (ELOOP), a FIFO or socket without a reader (ENXIO), a directory (EISDIR):
-//     kNotRegular, with `error` saying which; a FIFO with a reader, a device, or a regular file
-//     with other hard links (written through, it would change a file elsewhere): kNotRegular;
-//     nothing is written to any of them;
-//   - offset != 0 and offset != the file's size (0 when it does not exist): kWrongOffset with
-//     `bytes` = that size;
-//   - any other failure to open (EACCES, ENOSPC, EMFILE, EROFS, ...): kOpenFailed;
-//   - else the file is cut to `offset` (0 starts anew) and `body` written there: kWritten with
-//     `bytes` = offset + body.size(); a failed write (ENOSPC, EIO) is kWriteFailed.
-// `error` is the system's reason (strerror text) or, for kNotRegular, what is at the path.
-// Thread-safety: callers serialize pieces of one upload (the web API holds a mutex).
+// Contract of UploadFiles::write_piece(name, offset, body) (`name` already checked: letters,
+// digits, '.', '_', '-', not starting with '.'):
+//   - The uploads directory is opened without following a symbolic link; an entry at `name`
+//     that is a symbolic link, FIFO, socket, directory, device, or a regular file with other hard
+//     links is kNotRegular (with `error` saying which), nothing written anywhere.
+//   - offset 0: the body goes into a new file of its own (a hidden temporary name, O_EXCL),
+//     renamed over `name` once written: kWritten, `bytes` = body.size(). Whatever was at `name`
+//     is replaced, never opened for writing.
+//   - offset > 0: the piece goes at the end of the file this object's first piece of `name`
+//     made (same device and inode); another file there (put by someone else, swapped in since,
+//     or left by a server that has restarted) or none is kWrongOffset with `bytes` 0 (start
+//     over); the right file of another size is kWrongOffset with `bytes` = its size.
+//   - a failure to open (EACCES, ENOSPC, EMFILE, EROFS, ...) is kOpenFailed; a failed write or
+//     rename (ENOSPC, EIO) kWriteFailed; `error` the system's reason, `error_number` its errno.
+// Thread-compatible: the caller serializes calls (the web API holds a mutex).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace ionflow {
 
@@ -31,7 +34,16 @@ struct UploadPieceResult {
   int error_number = 0;  // errno for kOpenFailed and kWriteFailed
 };
 
-UploadPieceResult write_upload_piece(const std::string& path, uint64_t offset,
-                                     std::string_view body);
+class UploadFiles {
+ public:
+  explicit UploadFiles(std::string directory) : directory_(std::move(directory)) {}
+  UploadPieceResult write_piece(const std::string& name, uint64_t offset, std::string_view body);
+
+ private:
+  std::string directory_;
+  // name -> (device, inode) of the file its last first piece made.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> made_;
+  uint64_t temporaries_ = 0;  // for unique temporary names
+};
 
 }  // namespace ionflow

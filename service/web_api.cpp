@@ -61,6 +61,7 @@ struct WebApi::Impl {
   std::once_flag modifications_once;
   std::unique_ptr<ModificationSearch> modifications;
   std::mutex upload_mutex;
+  std::unique_ptr<UploadFiles> upload_files;  // under upload_mutex
 
   Impl(JobStore& s, const Unimod& u, Options o) : store(s), unimod(u), options(std::move(o)) {}
 
@@ -205,7 +206,8 @@ struct WebApi::Impl {
     std::error_code ec;
     fs::create_directories(options.uploads_directory, ec);
     const fs::path path = fs::path(options.uploads_directory) / name;
-    const UploadPieceResult written = write_upload_piece(path.string(), offset, req.body);
+    if (!upload_files) upload_files = std::make_unique<UploadFiles>(options.uploads_directory);
+    const UploadPieceResult written = upload_files->write_piece(name, offset, req.body);
     JsonValue body = JsonValue::object();
     switch (written.status) {
       case UploadPieceResult::kWritten:

@@ -101,13 +101,19 @@ TEST(IndexMemory, TheSelectedBoundIsAtOrAboveTheExactEstimate) {
                                                       2 * kDigestRangeBytes * bound.occurrences));
 }
 
+// E. coli's parameters with no enzyme, peptides of [min_length, max_length] residues.
+SearchParameters no_enzyme_parameters(int min_length, int max_length) {
+  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  params.database.enzyme.name = "no-enzyme";
+  params.database.enzyme.min_length = min_length;
+  params.database.enzyme.max_length = max_length;
+  return params;
+}
+
 TEST(IndexMemory, AnUnspecificDigestIsCountedWithoutMakingItAndCanBeCancelled) {
   const std::vector<Protein> all = ecoli_proteins();
   const std::vector<Protein> some(all.begin(), all.begin() + 20);
-  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
-  params.database.enzyme.name = "no-enzyme";
-  params.database.enzyme.min_length = 1;
-  params.database.enzyme.max_length = 60;
+  SearchParameters params = no_enzyme_parameters(1, 60);
   params.database.decoy_generation = DecoyGeneration::kReversePeptide;
   const IndexMemoryEstimate e = estimate_index_memory(some, params, false, 2);
   DigestedDatabase digested = digest_database(some, params, nullptr, {}, true);
@@ -132,10 +138,7 @@ TEST(IndexMemory, AnUnspecificDigestIsCountedWithoutMakingItAndCanBeCancelled) {
 TEST(IndexMemory, AnUnspecificFormEstimateBoundsTheBuiltIndex) {
   const std::vector<Protein> all = ecoli_proteins();
   const std::vector<Protein> some(all.begin(), all.begin() + 40);
-  SearchParameters params = ecoli_parameters(Tolerance::Ppm(-10, 10));
-  params.database.enzyme.name = "no-enzyme";
-  params.database.enzyme.min_length = 6;
-  params.database.enzyme.max_length = 40;
+  SearchParameters params = no_enzyme_parameters(6, 40);
   params.database.peptide_min_mass_da = 0;
   params.database.peptide_max_mass_da = 1e6;
   const IndexMemoryEstimate e = estimate_index_memory(some, params, true, 2);

@@ -3,6 +3,7 @@
 // a file that grew is read on into a mapping twice as large (mremap).
 #include "io/file_image.hpp"
 
+#include "io/file_descriptor.hpp"
 #include "io/input_file.hpp"
 
 #include <fcntl.h>
@@ -21,20 +22,6 @@ namespace {
 [[noreturn]] void fail(const std::string& path, const char* what, int error) {
   throw std::runtime_error(path + ": " + what + ": " + std::strerror(error));
 }
-
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 }  // namespace
 
@@ -65,7 +52,7 @@ void FileImage::release() {
 
 FileImage FileImage::read(const std::string& path, const ReadLimits& limits) {
   // Directories, FIFOs, sockets and devices are refused here, without blocking.
-  const Descriptor fd(InputFile::open(path).release());
+  const FileDescriptor fd(InputFile::open(path).release());
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) fail(path, "cannot read", errno);
   const auto file_bytes = static_cast<uint64_t>(st.st_size > 0 ? st.st_size : 0);

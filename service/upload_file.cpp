@@ -7,25 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/file_descriptor.hpp"
+
 namespace ionflow {
 namespace {
-
-// Closes a file descriptor when it goes out of scope.
-struct FileDescriptor {
-  int fd = -1;
-  explicit FileDescriptor(int f) : fd(f) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd >= 0) ::close(fd);
-  }
-  // Closes now; false (errno set) if close reports an error (NFS: a full disk shows only here).
-  bool close() {
-    const int f = fd;
-    fd = -1;
-    return ::close(f) == 0;
-  }
-};
 
 UploadPieceResult result(UploadPieceResult::Status status, std::string error = "",
                          int error_number = 0) {
@@ -68,7 +53,7 @@ int write_all(int fd, std::string_view body, uint64_t offset) {
 UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t offset,
                                            std::string_view body) {
   FileDescriptor dir(::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (dir.fd < 0) {
+  if (dir.get() < 0) {
     const int error_number = errno;
     struct stat link {};
     if ((error_number == ELOOP || error_number == ENOTDIR) &&
@@ -79,7 +64,7 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
     return system_failure(UploadPieceResult::kOpenFailed, error_number);
   }
   struct stat st {};
-  const bool exists = ::fstatat(dir.fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+  const bool exists = ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
   if (exists) {
     if (std::string what = not_a_file_of_its_own(st); !what.empty()) {
       return result(UploadPieceResult::kNotRegular, what);
@@ -88,17 +73,17 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
   if (offset == 0) {
     const std::string temporary =
         ".upload-" + std::to_string(::getpid()) + "-" + std::to_string(++temporaries_) + "-" + name;
-    FileDescriptor file(::openat(dir.fd, temporary.c_str(),
+    FileDescriptor file(::openat(dir.get(), temporary.c_str(),
                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-    if (file.fd < 0) return system_failure(UploadPieceResult::kOpenFailed, errno);
+    if (file.get() < 0) return system_failure(UploadPieceResult::kOpenFailed, errno);
     struct stat made {};
-    int failure = ::fstat(file.fd, &made) != 0 ? errno : write_all(file.fd, body, 0);
+    int failure = ::fstat(file.get(), &made) != 0 ? errno : write_all(file.get(), body, 0);
     if (failure == 0 && !file.close()) failure = errno;
-    if (failure == 0 && ::renameat(dir.fd, temporary.c_str(), dir.fd, name.c_str()) != 0) {
+    if (failure == 0 && ::renameat(dir.get(), temporary.c_str(), dir.get(), name.c_str()) != 0) {
       failure = errno;
     }
     if (failure != 0) {
-      ::unlinkat(dir.fd, temporary.c_str(), 0);
+      ::unlinkat(dir.get(), temporary.c_str(), 0);
       return system_failure(UploadPieceResult::kWriteFailed, failure);
     }
     made_[name] = {static_cast<uint64_t>(made.st_dev), static_cast<uint64_t>(made.st_ino)};
@@ -108,15 +93,15 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
   }
   const auto made = made_.find(name);
   FileDescriptor file(
-      ::openat(dir.fd, name.c_str(), O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (file.fd < 0) {
+      ::openat(dir.get(), name.c_str(), O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (file.get() < 0) {
     if (errno == ENOENT) return result(UploadPieceResult::kWrongOffset);  // nothing to resume
     if (errno == ELOOP || errno == ENXIO || errno == EISDIR) {
       return result(UploadPieceResult::kNotRegular, "not a regular file");
     }
     return system_failure(UploadPieceResult::kOpenFailed, errno);
   }
-  if (::fstat(file.fd, &st) != 0) return system_failure(UploadPieceResult::kOpenFailed, errno);
+  if (::fstat(file.get(), &st) != 0) return system_failure(UploadPieceResult::kOpenFailed, errno);
   if (std::string what = not_a_file_of_its_own(st); !what.empty()) {
     return result(UploadPieceResult::kNotRegular, what);
   }
@@ -131,7 +116,7 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
     r.bytes = have;
     return r;
   }
-  int failure = write_all(file.fd, body, offset);
+  int failure = write_all(file.get(), body, offset);
   if (failure == 0 && !file.close()) failure = errno;
   if (failure != 0) return system_failure(UploadPieceResult::kWriteFailed, failure);
   UploadPieceResult r = result(UploadPieceResult::kWritten);

@@ -1,6 +1,7 @@
-// Internal to the peptide-index build (peptide_index.cpp, digest_database.cpp, index_sort.cpp):
-// the 24-byte record of one digested peptide occurrence, the residue access through it, the
-// 8-byte peptide range a selectable digest keeps, and DigestedDatabase::Impl. Not a public API.
+// Internal to the peptide-index build (peptide_index.cpp, digest_database.cpp, index_sort.hpp,
+// index_memory.cpp): the 24-byte record of one digested peptide occurrence, the residue access
+// through it, the 8-byte peptide range a selectable digest keeps, and DigestedDatabase::Impl. Not a
+// public API.
 //
 // A Record points into its protein's sequence (Residues) instead of holding residues; key8 holds
 // the first eight (I as L) so that most comparisons read no residue. Thread-safety: plain values;
@@ -100,11 +101,14 @@ class Residues {
   std::vector<const char*> sequences_;  // per protein: its residues (one indirection, not two)
 };
 
-// Throws BuildCancelled once `cancel` (may be null) is set, reading it every 1024th step only.
+// Throws BuildCancelled once `cancel` (may be null) is set.
+inline void check_cancel(const std::atomic<bool>* cancel) {
+  if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) throw BuildCancelled();
+}
+
+// check_cancel, reading the flag every 1024th step only.
 inline void check_cancel_every_1024(const std::atomic<bool>* cancel, size_t step) {
-  if (cancel != nullptr && (step & 1023) == 0 && cancel->load(std::memory_order_relaxed)) {
-    throw BuildCancelled();
-  }
+  if ((step & 1023) == 0) check_cancel(cancel);
 }
 
 // A peptide of the digest kept for a selection (8 bytes): its records are made once the

@@ -48,7 +48,7 @@ std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int t
   parallel_tasks(threads, parts, [&](size_t p) {
     for (const Record& r : slices[p]) ++next[p][bucket(r)];
   });
-  if (cancel != nullptr && cancel->load()) throw BuildCancelled();
+  check_cancel(cancel);
   std::vector<uint32_t> start(kBuckets + 1, 0);
   {
     uint64_t sum = 0;
@@ -69,12 +69,12 @@ std::vector<Record> sort_records(std::vector<std::vector<Record>>& slices, int t
     for (const Record& r : slices[p]) records[next[p][bucket(r)]++] = r;
     std::vector<Record>().swap(slices[p]);
   });
-  if (cancel != nullptr && cancel->load()) throw BuildCancelled();
+  check_cancel(cancel);
   // The buckets in blocks handed out as threads become free: records crowd into some buckets.
   constexpr size_t kBucketsPerTask = 512;
   parallel_tasks(threads, kBuckets / kBucketsPerTask, [&](size_t task) {
     for (size_t b = task * kBucketsPerTask; b < (task + 1) * kBucketsPerTask; ++b) {
-      if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) throw BuildCancelled();
+      check_cancel(cancel);
       if (start[b + 1] - start[b] > 1) {
         std::sort(records.begin() + start[b], records.begin() + start[b + 1], less);
       }

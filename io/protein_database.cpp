@@ -82,10 +82,13 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
   // The checksum of the file as read (compressed or not). Declared after `image`, so that an
   // exception joins its thread before the image is freed.
   std::future<std::string> sha256 = sha256_beside(image.bytes());
+  auto take_checksum = [&] {  // once, before the image may be freed
+    if (sha256.valid()) loaded.fasta_sha256 = sha256.get();
+  };
   std::string content;
   const std::string_view text = fasta_text(fasta_path, image, content);
   if (text.data() != image.bytes().data()) {  // decompressed: the image is not parsed
-    loaded.fasta_sha256 = sha256.get();
+    take_checksum();
     image = FileImage();
   }
   std::string cache_key, cache_file, miss_reason;
@@ -93,7 +96,7 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
     loaded.cache_status =
         "not used: a narrow-window job indexes only the peptides its queries reach";
   } else if (!index_cache_directory.empty()) {
-    if (sha256.valid()) loaded.fasta_sha256 = sha256.get();
+    take_checksum();
     cache_key = index_cache_key(loaded.fasta_sha256, params, FragmentIndexOptions{});
     cache_file = index_cache_file(index_cache_directory, cache_key);
     IndexCacheLoad cached = load_index_cache(cache_file, cache_key);
@@ -108,7 +111,7 @@ LoadedDatabase load_database(const std::string& fasta_path, const SearchParamete
   options.decoy_tag = params.database.decoy_tag;
   options.tag_is_suffix = params.database.decoy_tag_is_suffix;
   std::vector<Protein> proteins = parse_fasta(text, fasta_path, options, &loaded.warnings);
-  if (sha256.valid()) loaded.fasta_sha256 = sha256.get();
+  take_checksum();
   image = FileImage();
   std::string().swap(content);
   if (proteins.empty()) {

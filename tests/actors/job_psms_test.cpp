@@ -129,10 +129,10 @@ TEST_P(JobPsmsTest, SpilledResultsEqualTheInMemoryPathForBsa1) {
   EXPECT_EQ(psms.counts().psms, want.psms);
   EXPECT_EQ(psms.counts().peptides, want.peptides);
   EXPECT_EQ(psms.counts().proteins, want.proteins);
-  // BSA1 with the demo settings (results.json psms_at_1pct_fdr): 44 with the decoy tail bound
-  // (scoring/fdr.hpp), 54 with D/T, the precursor-error likelihood ratio and without the LDA
-  // (925 rank-1 PSMs < 1000); 65 before.
-  EXPECT_EQ(want.psms, 44u);
+  // BSA1 with the demo settings (results.json psms_at_1pct_fdr): 45 with the decoy tail bound
+  // (scoring/fdr.hpp) and the precursor-error likelihood ratio (sigma at least 2 ppm; 44 with a
+  // 1 ppm floor), 54 with D/T, without the LDA (925 rank-1 PSMs < 1000); 65 before.
+  EXPECT_EQ(want.psms, 45u);
 
   ResultContext context;
   context.params = &params;
@@ -188,8 +188,8 @@ TEST(JobPsms, Bsa1JobThroughThePipelineReportsItsKnownCounts) {
   EXPECT_EQ(s.psms, 925u);
   // 54 / 24 with D/T (scoring/fdr.hpp: the decoy tail bound), 65 with the LDA rescoring of 925
   // PSMs (now >= 1000 only).
-  EXPECT_EQ(s.psms_at_1pct, 44u);
-  EXPECT_EQ(s.peptides_at_1pct, 18u);
+  EXPECT_EQ(s.psms_at_1pct, 45u);  // 44 / 18 with the precursor ratio's 1 ppm sigma floor
+  EXPECT_EQ(s.peptides_at_1pct, 19u);
   EXPECT_EQ(s.proteins_at_1pct, 12u);
   EXPECT_TRUE(fs::is_empty(dir / "tmp"));  // no spill left behind
   const std::string tsv = read_file(dir / "out" / "results.tsv");

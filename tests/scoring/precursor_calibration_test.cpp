@@ -14,6 +14,15 @@ namespace {
 
 const Tolerance kWindow = Tolerance::Ppm(-10.0, 10.0);
 
+// log10((1 - t) W N(error; offset, sigma) + t): the ratio the model adds
+// (precursor_calibration.hpp).
+double log_ratio(double error_ppm, double offset_ppm, double sigma_ppm, double window_ppm,
+                 double tail_share) {
+  const double z = (error_ppm - offset_ppm) / sigma_ppm;
+  const double density = std::exp(-0.5 * z * z) / (sigma_ppm * std::sqrt(2 * std::numbers::pi));
+  return std::log10((1 - tail_share) * window_ppm * density + tail_share);
+}
+
 // 30 confident targets at 4 +- ~1 ppm with scores 10..39, 200 decoys and 200 wrong targets at
 // scores 0..2 spread over -10..+10 ppm (a +-10 ppm search, E. coli-like offset).
 std::vector<PsmFact> run(int confident) {
@@ -43,18 +52,26 @@ TEST(PrecursorCalibration, LearnsTheOffsetAndSpreadAndAddsTheLikelihoodRatio) {
   ASSERT_TRUE(model.applied);
   EXPECT_EQ(model.confident, 30);
   EXPECT_DOUBLE_EQ(model.offset_ppm, 4.0);
-  // MAD of {1, 0.5, 0, 0.5, 1} x 6 = 0.5 -> 0.7413 ppm, below the 1 ppm floor.
+  // MAD of {1, 0.5, 0, 0.5, 1} x 6 = 0.5 -> 0.7413 ppm, below the 2 ppm floor.
+  EXPECT_DOUBLE_EQ(kMinSigmaPpm, 2.0);
   EXPECT_DOUBLE_EQ(model.sigma_ppm, kMinSigmaPpm);
   EXPECT_DOUBLE_EQ(model.window_ppm, 20.0);
-  // At the offset: log10(0.8 W / (sigma sqrt(2 pi)) + 0.2).
-  const double top = std::log10(0.8 * 20.0 / std::sqrt(2 * std::numbers::pi) + 0.2);
+  // At the offset: log10(0.8 W / (sigma sqrt(2 pi)) + 0.2) = +0.53.
+  const double top = std::log10(0.8 * 20.0 / (2.0 * std::sqrt(2 * std::numbers::pi)) + 0.2);
+  EXPECT_NEAR(top, 0.5304, 1e-4);
   EXPECT_NEAR(facts[2].score - before[2].score, top, 1e-12);  // the PSM at 4.0 ppm
-  // Far from it (the PSM at -10 ppm, 14 sigma away): log10(0.2), the tail.
-  EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-12);
+  // 3 ppm from it (facts[369], a wrong target at 6.99 ppm with score 1.39): 1.5 sigma, a gain
+  // of log10(0.8 x 20 x phi(1.5) / 2 + 0.2) = +0.094.
+  EXPECT_NEAR(facts[369].precursor_ppm, 6.992, 0.001);
+  const double near = facts[369].score - before[369].score;
+  EXPECT_NEAR(near, log_ratio(facts[369].precursor_ppm, 4.0, 2.0, 20.0, 0.2), 1e-12);
+  EXPECT_NEAR(near, 0.094, 0.001);
+  // Far from it (the PSM at -10 ppm, 7 sigma away): about log10(0.2), the tail.
+  EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-9);
   EXPECT_DOUBLE_EQ(model.tail_share, kMinTailShare);  // no confident PSM beyond 5 sigma
   EXPECT_FALSE(model.best_targets);
   EXPECT_EQ(describe(model),
-            "applied: errors +4.00 ppm +- 1.00 ppm (20% further) from 30 confident PSMs in a "
+            "applied: errors +4.00 ppm +- 2.00 ppm (20% further) from 30 confident PSMs in a "
             "20.0 ppm window");
 }
 
@@ -75,9 +92,9 @@ TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {
   const size_t n = facts.size();
   EXPECT_EQ(facts[n - 3].score, 0.0);
   EXPECT_EQ(facts[n - 2].score, -0.301);
-  const double top = std::log10(0.8 * 20.0 / std::sqrt(2 * std::numbers::pi) + 0.2);
+  const double top = std::log10(0.8 * 20.0 / (2.0 * std::sqrt(2 * std::numbers::pi)) + 0.2);
   EXPECT_NEAR(facts[n - 1].score - before[n - 1].score, top, 1e-12);
-  EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-12);
+  EXPECT_NEAR(facts[30].score - before[30].score, std::log10(0.2), 1e-9);
 }
 
 // Fewer than 10 confident PSMs: the 20 best-scoring targets stand in. Here they are the 9
@@ -111,7 +128,7 @@ TEST(PrecursorCalibration, TheBestScoringTargetsStandInForTooFewConfidentOnes) {
   EXPECT_TRUE(model.best_targets);
   EXPECT_EQ(model.confident, 20);
   EXPECT_DOUBLE_EQ(model.offset_ppm, 4.0);
-  EXPECT_EQ(describe(model).rfind("applied: errors +4.00 ppm +- 1.00 ppm (20% further) from 20 "
+  EXPECT_EQ(describe(model).rfind("applied: errors +4.00 ppm +- 2.00 ppm (20% further) from 20 "
                                   "best-scoring PSMs",
                                   0),
             0u)
@@ -133,13 +150,11 @@ TEST(PrecursorCalibration, AnOpenSearchLearnsItsUnmodifiedPeakAndItsShare) {
   ASSERT_TRUE(model.applied);
   EXPECT_DOUBLE_EQ(model.window_ppm, 1e6);
   EXPECT_NEAR(model.tail_share, 1.0 / 3, 1e-12);
-  // The median of the 30 errors (20 at 3-5 ppm, 10 at 1e5) is 4.5; their MAD 1 -> 1.4826.
+  // The median of the 30 errors (20 at 3-5 ppm, 10 at 1e5) is 4.5; their MAD 1 -> 1.4826 ppm,
+  // below the 2 ppm floor.
   EXPECT_DOUBLE_EQ(model.offset_ppm, 4.5);
-  EXPECT_DOUBLE_EQ(model.sigma_ppm, 1.4826);
-  const double z = (4.0 - 4.5) / 1.4826;  // facts[2], at 4.0 ppm
-  const double density = std::exp(-0.5 * z * z) / (1.4826 * std::sqrt(2 * std::numbers::pi));
-  EXPECT_NEAR(facts[2].score - before[2].score, std::log10(2.0 / 3 * 1e6 * density + 1.0 / 3),
-              1e-9);
+  EXPECT_DOUBLE_EQ(model.sigma_ppm, kMinSigmaPpm);
+  EXPECT_NEAR(facts[2].score - before[2].score, log_ratio(4.0, 4.5, 2.0, 1e6, 1.0 / 3), 1e-9);
   EXPECT_NEAR(facts[1].score - before[1].score, std::log10(1.0 / 3), 1e-9);
 }
 
@@ -154,12 +169,12 @@ TEST(PrecursorCalibration, ADaWindowIsEachPeptidesOwnWidthInPpm) {
   ASSERT_TRUE(model.applied);
   EXPECT_DOUBLE_EQ(model.offset_ppm, 4.0);
   EXPECT_DOUBLE_EQ(model.sigma_ppm, kMinSigmaPpm);
-  const double root = std::sqrt(2 * std::numbers::pi);
+  const double root = 2.0 * std::sqrt(2 * std::numbers::pi);  // sigma 2 ppm
   // facts[2]: 4.0 ppm, 1000 Da; facts[7]: 4.0 ppm, 3000 Da.
   EXPECT_NEAR(facts[2].score - before[2].score, std::log10(0.8 * 2400.0 / root + 0.2), 1e-9);
   EXPECT_NEAR(facts[7].score - before[7].score, std::log10(0.8 * 800.0 / root + 0.2), 1e-9);
   EXPECT_EQ(describe(model).rfind(
-                "applied: errors +4.00 ppm +- 1.00 ppm (20% further) from 30 confident PSMs", 0),
+                "applied: errors +4.00 ppm +- 2.00 ppm (20% further) from 30 confident PSMs", 0),
             0u)
       << describe(model);
 }

@@ -537,16 +537,23 @@ static void widen_listen_backlog(int listen_socket) {
   }
 }
 
+// "cannot bind HOST:PORT", with the reason bind(2) gave when cpp-httplib left it in errno (it
+// closes the socket after a failed bind; close(2) keeps errno when it succeeds).
+static std::runtime_error bind_failure(const std::string& host, int port, int error) {
+  std::string what = "cannot bind " + host + ":" + std::to_string(port);
+  if (error != 0) what += ": " + std::string(std::strerror(error));
+  return std::runtime_error(what);
+}
+
 int HttpApi::bind(const std::string& host, int port) {
+  errno = 0;
   if (port == 0) {
     int bound = impl_->server.bind_to_any_port(host.c_str());
-    if (bound <= 0) throw std::runtime_error("cannot bind " + host + ":0");
+    if (bound <= 0) throw bind_failure(host, 0, errno);
     widen_listen_backlog(impl_->listen_socket);
     return bound;
   }
-  if (!impl_->server.bind_to_port(host.c_str(), port)) {
-    throw std::runtime_error("cannot bind " + host + ":" + std::to_string(port));
-  }
+  if (!impl_->server.bind_to_port(host.c_str(), port)) throw bind_failure(host, port, errno);
   widen_listen_backlog(impl_->listen_socket);
   return port;
 }

@@ -167,7 +167,8 @@ TEST(ServeOptions, SecondServerOnTheSamePortOrDataDirectoryExits2) {
                                 other.path().string() +
                                 " --listen 127.0.0.1:" + std::to_string(port);
   EXPECT_EQ(run(same_port, output), 2);
-  EXPECT_EQ(output, "ionflow serve: cannot bind 127.0.0.1:" + std::to_string(port) + "\n");
+  EXPECT_EQ(output, "ionflow serve: cannot bind 127.0.0.1:" + std::to_string(port) +
+                        ": Address already in use\n");
   const std::string same_dir = "timeout 30 " + kIonflow + " serve --data-dir " +
                                dir.path().string() + " --listen 127.0.0.1:0";
   EXPECT_EQ(run(same_dir, output), 2);

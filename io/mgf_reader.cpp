@@ -307,6 +307,11 @@ class MgfReader final : public SpectrumReader {
     has_pepmass_ = false;
     has_charge_ = false;
     block_line_ = line_no_;
+    first_bad_mz_line_ = first_bad_intensity_line_ = 0;
+  }
+
+  std::string line_of(uint64_t line) const {
+    return "line " + std::to_string(line > 0 ? line : block_line_);
   }
 
   void end_block() {
@@ -314,7 +319,11 @@ class MgfReader final : public SpectrumReader {
     if (bad_ != nullptr) return skip_counted(bad_);
     if (!has_pepmass_) return skip_counted(kMissingPepmass);
     const std::string where = "line " + std::to_string(block_line_);
-    check_peaks(current_, stats_, where);
+    // Invalid peaks are dropped and counted at their own lines (peak_line noted the first).
+    const InvalidPeaks invalid = remove_invalid_peaks(current_);
+    note_problem(stats_, kDroppedBadMz, invalid.bad_mz, line_of(first_bad_mz_line_));
+    note_problem(stats_, kDroppedBadIntensity, invalid.bad_intensity,
+                 line_of(first_bad_intensity_line_));
     if (current_.mz.empty()) return skip_counted(kNoPeaks);
     if (!has_charge_) {
       if (const char* reason = charge_skip_reason(default_charge_kind_))
@@ -372,10 +381,16 @@ class MgfReader final : public SpectrumReader {
     if (!has_intensity) {
       note_problem(stats_, kPeakWithoutIntensity, 1, "line " + std::to_string(line_no_));
     }
-    // A NaN, infinite or non-positive m/z and a NaN or infinite intensity are dropped and
-    // counted at END IONS (check_peaks), as every reader does.
+    // A NaN, infinite or non-positive m/z and a NaN or infinite intensity (as stored) are
+    // dropped at END IONS (remove_invalid_peaks, as every reader does), counted at their line.
+    const auto stored = static_cast<float>(intensity);
+    if (!std::isfinite(mz) || !(mz > 0.0)) {
+      if (first_bad_mz_line_ == 0) first_bad_mz_line_ = line_no_;
+    } else if (!std::isfinite(stored) && first_bad_intensity_line_ == 0) {
+      first_bad_intensity_line_ = line_no_;
+    }
     current_.mz.push_back(mz);
-    current_.intensity.push_back(static_cast<float>(intensity));
+    current_.intensity.push_back(stored);
   }
 
   static bool split_parameter(std::string_view s, std::string_view& key, std::string_view& value) {
@@ -479,7 +494,9 @@ class MgfReader final : public SpectrumReader {
   uint64_t bad_line_ = 0;      // the line that set bad_
   bool has_pepmass_ = false;
   bool has_charge_ = false;
-  uint64_t block_line_ = 0;  // the BEGIN IONS line of the current spectrum
+  uint64_t block_line_ = 0;                // the BEGIN IONS line of the current spectrum
+  uint64_t first_bad_mz_line_ = 0;         // of the current spectrum's peaks, 0 for none
+  uint64_t first_bad_intensity_line_ = 0;  // likewise
   size_t last_peak_count_ = 0;
 };
 

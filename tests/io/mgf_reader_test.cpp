@@ -339,6 +339,25 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
   EXPECT_EQ(p.stats.problems, problems);
 }
 
+// A dropped peak is reported at its own line, not its spectrum's BEGIN IONS (found by a new
+// user: "first at line 1" for a NaN intensity on line 6). An intensity that overflows the float
+// it is stored in is infinite too.
+TEST(MgfReader, DroppedPeaksAreReportedAtTheirLines) {
+  Parsed p = parse(
+      "BEGIN IONS\nTITLE=a\nPEPMASS=500.2\nCHARGE=2+\n100.0 5\n200.0 nan\n300 4\n"  // 1-7
+      "-4 2\n400 1e39\n0 3\nEND IONS\n");                                           // 8-11
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].mz, (std::vector<double>{100.0, 300.0}));
+  const std::map<std::string, uint64_t> problems = {
+      {"peaks dropped: intensity NaN or infinite", 2},
+      {"peaks dropped: m/z NaN, infinite or not positive", 2},
+  };
+  EXPECT_EQ(p.stats.problems, problems);
+  EXPECT_EQ(p.stats.first_problem_at.at("peaks dropped: intensity NaN or infinite"), "line 6");
+  EXPECT_EQ(p.stats.first_problem_at.at("peaks dropped: m/z NaN, infinite or not positive"),
+            "line 8");
+}
+
 // Each skip reason remembers where its first spectrum is: the offending line, or the END IONS
 // line of a block that lacks something.
 TEST(MgfReader, FirstSkippedSpectrumOfEachReasonNamesItsLine) {

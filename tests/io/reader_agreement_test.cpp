@@ -189,8 +189,10 @@ TEST(ReaderAgreement, NonFiniteAndNegativePeakValuesAreDroppedAndCounted) {
   EXPECT_EQ(r.stats.skipped.at(kSkipNoPeaks), 1u);
   EXPECT_EQ(read_problem_warnings("x.mgf", r.stats),
             (std::vector<std::string>{
-                "x.mgf: 1 peaks dropped: intensity NaN or infinite (first at line 2)",
-                "x.mgf: 6 peaks dropped: m/z NaN, infinite or not positive (first at line 2)"}));
+                // The peak lines themselves: the first entry's BEGIN IONS is line 2, its first
+                // peak (m/z NaN) line 7, its fifth (intensity inf) line 11.
+                "x.mgf: 1 peaks dropped: intensity NaN or infinite (first at line 11)",
+                "x.mgf: 6 peaks dropped: m/z NaN, infinite or not positive (first at line 7)"}));
   expect_readers_agree(entries, r);
 }
 

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <libmsnumpress/MSNumpress.hpp>
 
+#include "io/peak_checks.hpp"
+
 namespace ionflow {
 
 static_assert(std::endian::native == std::endian::little,
@@ -155,6 +157,7 @@ const char* BinaryArrayDecoder::decode_impl(const BinaryArrayEncoding& encoding,
   out.clear();
   const size_t width = width_of(encoding.precision);
   if (encoding.numpress == Numpress::kNone && width == 0) return "no binary precision";
+  if (expected_count > kMaxPeaksPerSpectrum) return kSkipTooManyPeaks;
 
   std::string_view data = bytes;
   if (encoding.zlib) {

@@ -45,7 +45,8 @@ class BinaryArrayDecoder {
 
   // Decodes `bytes` into `out` (replaced; capacity is reused). Expects exactly `expected_count`
   // values. Returns nullptr on success, else a static reason such as "array length mismatch",
-  // "bad zlib data", "bad numpress data", "no binary precision".
+  // "bad zlib data", "bad numpress data", "no binary precision", or kSkipTooManyPeaks
+  // (peak_checks.hpp) when expected_count is above kMaxPeaksPerSpectrum (nothing is allocated).
   const char* decode(const BinaryArrayEncoding& encoding, std::string_view bytes,
                      size_t expected_count, std::vector<double>& out);
   const char* decode(const BinaryArrayEncoding& encoding, std::string_view bytes,

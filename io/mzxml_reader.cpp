@@ -6,6 +6,8 @@
 #include <expat.h>
 #include <zlib.h>
 
+#include <climits>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -36,19 +38,26 @@ bool parse_int(std::string_view text, int64_t& out) {
   return parse_whole_int(text, out);
 }
 
-// Inflates a whole RFC 1950 stream into `out` (replaced); `size_hint` is the expected size.
-bool inflate_all(std::string_view in, size_t size_hint, std::string& out) {
+enum class Inflated { kOk, kCorrupt, kTooLarge };
+
+// Inflates a whole RFC 1950 stream into `out` (replaced); `size_hint` is the expected size, and
+// no more than `max_size` bytes are made (kTooLarge when the stream holds more).
+Inflated inflate_all(std::string_view in, size_t size_hint, size_t max_size, std::string& out) {
+  if (in.size() > UINT_MAX) return Inflated::kCorrupt;
   z_stream zs{};
-  if (inflateInit(&zs) != Z_OK) return false;
-  out.resize(std::max<size_t>(size_hint, 64));
+  if (inflateInit(&zs) != Z_OK) return Inflated::kCorrupt;
+  out.resize(std::max<size_t>(std::min(size_hint, max_size), 64));
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
   zs.avail_in = static_cast<uInt>(in.size());
   size_t used = 0;
   int rc = Z_OK;
   while (rc == Z_OK) {
-    if (used == out.size()) out.resize(out.size() * 2);
+    if (used == out.size()) {
+      if (out.size() >= max_size) break;
+      out.resize(std::min(max_size, out.size() * 2));
+    }
     zs.next_out = reinterpret_cast<Bytef*>(out.data() + used);
-    zs.avail_out = static_cast<uInt>(out.size() - used);
+    zs.avail_out = static_cast<uInt>(std::min<size_t>(out.size() - used, UINT_MAX));
     const uInt before = zs.avail_out;
     rc = inflate(&zs, Z_NO_FLUSH);
     used += before - zs.avail_out;
@@ -56,7 +65,8 @@ bool inflate_all(std::string_view in, size_t size_hint, std::string& out) {
   }
   inflateEnd(&zs);
   out.resize(used);
-  return rc == Z_STREAM_END && zs.avail_in == 0;
+  if (rc == Z_OK) return Inflated::kTooLarge;  // stopped at max_size with the stream unfinished
+  return rc == Z_STREAM_END && zs.avail_in == 0 ? Inflated::kOk : Inflated::kCorrupt;
 }
 
 template <typename Word>
@@ -75,6 +85,7 @@ const char* decode_pairs(std::string_view bytes, int precision_bits, int64_t pea
   if (bytes.size() % (2 * width) != 0) return "peaks length mismatch";
   const size_t n = bytes.size() / (2 * width);
   if (peaks_count >= 0 && static_cast<uint64_t>(peaks_count) != n) return "peaks length mismatch";
+  if (n > kMaxPeaksPerSpectrum) return kSkipTooManyPeaks;
   mz.resize(n);
   intensity.resize(n);
   const char* p = bytes.data();
@@ -426,11 +437,26 @@ class MzxmlReader final : public SpectrumReader {
     Scan& scan = scans_.back();
     // An empty <peaks/> (peaksCount 0) is a scan without peaks, not bad base64.
     if (!base64_ok_ || !base64_.finish(bytes_)) return fail(scan, "bad base64");
+    if (scan.peaks_count > static_cast<int64_t>(kMaxPeaksPerSpectrum)) {
+      return fail(scan, kSkipTooManyPeaks);
+    }
     std::string_view data = bytes_;
     if (zlib_ && !bytes_.empty()) {
-      const size_t hint =
-          scan.peaks_count > 0 ? static_cast<size_t>(scan.peaks_count) * precision_bits_ / 4 : 0;
-      if (!inflate_all(bytes_, hint, inflated_)) return fail(scan, "bad zlib data");
+      // A stream may not inflate past its peaksCount (or kMaxPeaksPerSpectrum without one): one
+      // byte more than the pairs it declares tells a longer stream apart.
+      const size_t pair_bytes = static_cast<size_t>(precision_bits_) / 4;
+      const uint64_t declared =
+          scan.peaks_count >= 0 ? static_cast<uint64_t>(scan.peaks_count) : kMaxPeaksPerSpectrum;
+      const size_t max_size = static_cast<size_t>(declared) * pair_bytes + 1;
+      const size_t hint = scan.peaks_count > 0 ? max_size : 0;
+      switch (inflate_all(bytes_, hint, max_size, inflated_)) {
+        case Inflated::kOk:
+          break;
+        case Inflated::kCorrupt:
+          return fail(scan, "bad zlib data");
+        case Inflated::kTooLarge:
+          return fail(scan, scan.peaks_count >= 0 ? "peaks length mismatch" : kSkipTooManyPeaks);
+      }
       data = inflated_;
     }
     const char* error = decode_pairs(data, precision_bits_, scan.peaks_count, scan.spectrum.mz,

@@ -23,6 +23,14 @@ inline constexpr const char* kSkipNegativeCharge =
 inline constexpr const char* kSkipTruncated = "truncated at end of file";
 inline constexpr const char* kSkipNoPeaks = "no peaks";
 
+// The most peaks a spectrum may declare or decode to: 4,194,304 (2^22). An MS2 spectrum, even in
+// profile mode, has far fewer (Orbitrap profile MS2: 10^4-10^5 points); the bound keeps a small
+// file from decoding to gigabytes (a 1.6 MB mzML whose zlib array declared and held 50 M values
+// took 2.3 GB), at most ~100 MB per spectrum. Larger spectra are skipped under kSkipTooManyPeaks
+// before anything is allocated for them.
+inline constexpr uint64_t kMaxPeaksPerSpectrum = uint64_t{1} << 22;
+inline constexpr const char* kSkipTooManyPeaks = "more than 4194304 peaks";
+
 // Data problems (ReadStats::problems) that do not skip the spectrum; counts are peaks.
 inline constexpr const char* kDroppedBadMz = "peaks dropped: m/z NaN, infinite or not positive";
 inline constexpr const char* kDroppedBadIntensity = "peaks dropped: intensity NaN or infinite";

@@ -225,6 +225,45 @@ TEST(MzxmlReader, BadChargesAndValuesAreSkippedWithTheSharedReasons) {
   EXPECT_EQ(stats.first_skipped_at.at(kSkipBadCharge), "line 3");  // the scans' line
 }
 
+// A zlib stream of `bytes` zero bytes, base64-encoded.
+std::string zlib_zeros_base64(size_t bytes) {
+  const std::string zeros(bytes, '\0');
+  uLongf n = compressBound(zeros.size());
+  std::string packed(n, '\0');
+  EXPECT_EQ(compress(reinterpret_cast<Bytef*>(packed.data()), &n,
+                     reinterpret_cast<const Bytef*>(zeros.data()), zeros.size()),
+            Z_OK);
+  packed.resize(n);
+  return base64_encode(packed);
+}
+
+std::string zlib_scan(int num, const std::string& peaks_count, const std::string& base64) {
+  return "<scan num=\"" + std::to_string(num) + "\" msLevel=\"2\"" + peaks_count +
+         "><precursorMz precursorCharge=\"2\">500.25</precursorMz><peaks precision=\"32\" "
+         "byteOrder=\"network\" compressionType=\"zlib\" contentType=\"m/z-int\">" +
+         base64 + "</peaks></scan>";
+}
+
+// A small file must not decode to gigabytes (a new user's zlib bomb): a scan declaring more than
+// kMaxPeaksPerSpectrum peaks is skipped before its stream is inflated, a stream that inflates
+// past its peaksCount stops there, and one without peaksCount stops at the bound.
+TEST(MzxmlReader, ZlibStreamsStopAtTheirDeclaredOrTheLargestPeakCount) {
+  ReadStats stats;
+  const std::string small = zlib_zeros_base64(16);  // 2 pairs of 32-bit zeros
+  // 4,194,305 pairs of 32-bit zeros: 33.5 MB inflated from ~33 KB.
+  const std::string large = zlib_zeros_base64((kMaxPeaksPerSpectrum + 1) * 8);
+  ASSERT_LT(large.size(), 100000u);
+  const auto got = read_all(
+      document(zlib_scan(1, " peaksCount=\"50000000\"", small) +
+               zlib_scan(2, " peaksCount=\"1\"", large) + zlib_scan(3, "", large) + scan(4, "2")),
+      1 << 20, &stats);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].scan, 4);
+  EXPECT_EQ(stats.skipped.at(kSkipTooManyPeaks), 2u);  // scans 1 and 3
+  EXPECT_EQ(stats.skipped.at("peaks length mismatch"), 1u);
+  EXPECT_EQ(std::string(kSkipTooManyPeaks), "more than 4194304 peaks");
+}
+
 TEST(MzxmlReader, ATruncatedFileKeepsItsScansAndSaysSo) {
   const std::string text = read_file(kMzxml);
   // Cut inside the 15th scan's peaks.

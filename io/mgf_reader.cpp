@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
 
@@ -220,6 +221,7 @@ class MgfReader final : public SpectrumReader {
 
   void append_carry(std::string_view part) {
     if (carry_.size() + part.size() > kMaxLineBytes) {
+      if (line_no_ == 0) refuse_cr_line_ends(file_name_, offset_, 1, carry_);
       throw ParseError(file_name_, offset_, line_no_ + 1,
                        "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
     }
@@ -229,7 +231,10 @@ class MgfReader final : public SpectrumReader {
   // One line without its '\n'; `length` is its length in the file including the '\n'.
   void line(std::string_view raw, size_t length) {
     ++line_no_;
-    if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);  // UTF-8 BOM
+    if (line_no_ == 1) {
+      refuse_cr_line_ends(file_name_, offset_, 1, raw);
+      if (raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);  // UTF-8 BOM
+    }
     std::string_view s = trim(raw);
     if (!s.empty() && s[0] != '#' && s[0] != ';' && s[0] != '!' && s[0] != '/') dispatch(s);
     offset_ += length;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
 
@@ -57,6 +58,7 @@ class Ms2Reader final : public SpectrumReader {
       const size_t nl = block.find('\n');
       if (nl == std::string_view::npos) {
         if (carry_.size() + block.size() > kMaxLineBytes) {
+          if (line_no_ == 0) refuse_cr_line_ends(file_name_, offset_, 1, carry_);
           throw ParseError(file_name_, offset_, line_no_ + 1,
                            "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
         }
@@ -96,7 +98,10 @@ class Ms2Reader final : public SpectrumReader {
  private:
   void line(std::string_view raw, size_t length) {
     ++line_no_;
-    if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
+    if (line_no_ == 1) {
+      refuse_cr_line_ends(file_name_, offset_, 1, raw);
+      if (raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
+    }
     while (!raw.empty() && is_blank(raw.back())) raw.remove_suffix(1);
     size_t b = 0;
     while (b < raw.size() && is_blank(raw[b])) ++b;

@@ -423,6 +423,29 @@ TEST(MgfReader, BinaryContentIsQuotedAsEscapesInTheError) {
   }
 }
 
+// Classic Mac OS line ends (CR alone) read as one line with no spectrum: a new user got "0 of 0
+// spectra searchable" and exit 0. Refused at line 1, saying how to convert; CR LF still reads.
+TEST(MgfReader, CarriageReturnLineEndsAreRefusedWithTheirCause) {
+  const std::string cr = "BEGIN IONS\rTITLE=a\rPEPMASS=500.25\r100.5 10\rEND IONS\r";
+  for (const size_t block : {size_t{1}, size_t{7}, cr.size()}) {
+    auto reader = make_mgf_reader("mac.mgf", 0);
+    std::vector<RawSpectrum> out;
+    try {
+      for (size_t at = 0; at < cr.size(); at += block) reader->feed(cr.substr(at, block), out);
+      reader->finish(out);
+      FAIL() << "expected ParseError";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "mac.mgf: line 1 (byte 0): lines end with a carriage return (CR) alone, as on "
+                "classic Mac OS; convert them to LF line ends (e.g. tr '\\r' '\\n' < FILE > "
+                "NEW_FILE)");
+    }
+  }
+  Parsed crlf = parse("BEGIN IONS\r\nTITLE=a\r\nPEPMASS=500.25\r\n100.5 10\r\nEND IONS\r\n");
+  ASSERT_EQ(crlf.spectra.size(), 1u);
+  EXPECT_EQ(crlf.spectra[0].native_id, "a");
+}
+
 TEST(MgfReader, BadFileLevelChargeThrows) {
   auto reader = make_mgf_reader("x.mgf", 0);
   std::vector<RawSpectrum> out;

@@ -140,6 +140,22 @@ TEST(Ms2Reader, AFileCutInsideItsLastLineSkipsThatSpectrum) {
   EXPECT_EQ(read_ms2(whole, 7).size(), 2u);  // with its last line end, both
 }
 
+TEST(Ms2Reader, CarriageReturnLineEndsAreRefusedWithTheirCause) {
+  auto reader = make_spectrum_reader(PeakListFormat::kMs2, "mac.ms2", 0);
+  std::vector<RawSpectrum> out;
+  try {
+    reader->feed("H\tCreationDate\tx\rS\t1\t1\t500.25\rZ\t2\t999.49\r100.5 10\r", out);
+    reader->finish(out);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_NE(std::string(e.what()).find("mac.ms2: line 1 (byte 0): lines end with a carriage "
+                                         "return (CR) alone"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Ms2Reader, AFileThatIsNotMs2IsAParseError) {
   auto reader = make_spectrum_reader(PeakListFormat::kMs2, "x.ms2", 0);
   std::vector<RawSpectrum> out;

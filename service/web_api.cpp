@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
+#include <charconv>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -195,11 +196,12 @@ struct WebApi::Impl {
                    "offset");
     }
     {
+      // Digits only: strtoull read "-1" as 18446744073709551615 (a 409 about the upload's
+      // end instead of a 400 about this field).
       const std::string text = req.get_param_value("offset");
-      char* end = nullptr;
-      offset = std::strtoull(text.c_str(), &end, 10);
-      if (text.empty() || end != text.c_str() + text.size()) {
-        return error(res, 400, "offset: expected a byte offset, got " + text, "offset");
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), offset);
+      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        return error(res, 400, "offset: expected a byte offset (digits), got " + text, "offset");
       }
     }
     std::lock_guard<std::mutex> lock(upload_mutex);

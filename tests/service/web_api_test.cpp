@@ -234,6 +234,15 @@ TEST_F(WebApiTest, ModificationSearchAndUploads) {
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "BEGIN IONS\nEND IONS\n");
   EXPECT_EQ(client_->Put("/v1/uploads/.hidden", "x", "text/plain")->status, 400);
   // No offset: refused, and the upload so far is kept (it used to start over silently).
+  for (const char* bad : {"-1", "+3", "%203", "1e3", "18446744073709551616"}) {
+    auto refused = client_->Put("/v1/uploads/my_run.mgf?offset=" + std::string(bad), "x",
+                                "application/octet-stream");
+    ASSERT_TRUE(refused) << bad;
+    EXPECT_EQ(refused->status, 400) << bad;
+    EXPECT_THAT(parse_json(refused->body).find("error")->as_string(),
+                testing::StartsWith("offset: expected a byte offset (digits), got "))
+        << bad;
+  }
   auto no_offset = client_->Put("/v1/uploads/my_run.mgf", "x", "application/octet-stream");
   EXPECT_EQ(no_offset->status, 400);
   EXPECT_EQ(parse_json(no_offset->body).find("field")->as_string(), "offset");

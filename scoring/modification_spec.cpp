@@ -49,7 +49,12 @@ Modification modification_from_sage(std::string_view key, double mass_da, bool f
                                   "' is not a residue letter (keys: residue, ^, $, [, ], "
                                   "optionally followed by a residue)");
     }
-    m.residues += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const auto residue = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (m.residues.find(residue) != std::string::npos) {
+      throw std::invalid_argument("modification key " + quoted + ": residue '" +
+                                  std::string(1, residue) + "' repeated");
+    }
+    m.residues += residue;
   }
   return m;
 }

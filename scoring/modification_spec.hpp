@@ -16,7 +16,7 @@
 namespace ionflow {
 
 // Throws std::invalid_argument for an empty key, a character that is not a residue letter after
-// the terminus symbol, or a non-finite mass.
+// the terminus symbol, a residue given twice ("CC"), or a non-finite mass.
 Modification modification_from_sage(std::string_view key, double mass_da, bool fixed);
 
 }  // namespace ionflow

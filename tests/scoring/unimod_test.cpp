@@ -520,6 +520,15 @@ TEST(ModificationFromSage, Keys) {
   EXPECT_THROW(modification_from_sage("", 1.0, false), std::invalid_argument);
   EXPECT_THROW(modification_from_sage("^1", 1.0, false), std::invalid_argument);
   EXPECT_THROW(modification_from_sage("M", std::nan(""), false), std::invalid_argument);
+  // A residue twice (a new user's "CC") is named as such, not later as two fixed modifications
+  // on one site; several different residues stay one modification on each.
+  try {
+    modification_from_sage("Cc", 57.02, true);
+    FAIL() << "expected invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "modification key 'Cc': residue 'C' repeated");
+  }
+  EXPECT_EQ(modification_from_sage("STY", 79.966331, false).residues, "STY");
 }
 
 }  // namespace

@@ -62,6 +62,19 @@ std::string_view accession_of(std::string_view token) {
   return token;
 }
 
+// Decoy tags in common use (Comet/Crux and OpenMS "DECOY_", TPP and OpenMS "rev_", MaxQuant
+// "REV__", the suffix form of the BSA example "_rev"): a header whose first word carries one
+// while no protein carries the job's decoy_tag most likely means the tag is set wrong.
+bool looks_like_decoy(std::string_view token) {
+  for (std::string_view prefix : {"rev_", "REV_", "decoy_", "DECOY_", "XXX_", "reverse_"}) {
+    if (starts_with(token, prefix) || starts_with(accession_of(token), prefix)) return true;
+  }
+  for (std::string_view suffix : {"_rev", "_REV", "_decoy", "_DECOY", "_reverse"}) {
+    if (ends_with(token, suffix)) return true;
+  }
+  return false;
+}
+
 class FastaParser {
  public:
   FastaParser(std::string_view content, const std::string& file_name, const FastaOptions& options)
@@ -99,11 +112,27 @@ class FastaParser {
         ++body;
       if (body < end) sequence_lines(body, end);
     }
+    warn_of_untagged_decoys(warnings);
     drop_duplicate_accessions(warnings);
     return std::move(proteins_);
   }
 
  private:
+  // No protein carries the decoy tag but some headers carry another common one: they would be
+  // searched as targets (and their decoy accessions may repeat their targets').
+  void warn_of_untagged_decoys(std::vector<std::string>* warnings) const {
+    if (warnings == nullptr || decoy_looking_ == 0) return;
+    for (const Protein& p : proteins_) {
+      if (p.is_decoy) return;
+    }
+    warnings->push_back(
+        file_name_ + ": no protein carries the decoy tag '" + options_.decoy_tag + "' (as a " +
+        (options_.tag_is_suffix ? "suffix" : "prefix") + "), but " +
+        std::to_string(decoy_looking_) + " headers look like decoys, the first on line " +
+        std::to_string(first_decoy_looking_line_) + " ('" + first_decoy_looking_ +
+        "'): they are searched as targets; set decoy_tag and decoy_tag_position to match them");
+  }
+
   // Keeps the first entry of each accession, in file order; a later entry with the same
   // accession is dropped and reported (naming both header lines). Hashes sorted rather than a
   // map of strings: a 200,000-entry database costs a sort of 200,000 integers.
@@ -131,8 +160,11 @@ class FastaParser {
     if (dropped.empty()) return;
     std::sort(dropped.begin(), dropped.end());
     // Within a hash group the indices ascend, so the entry found is the accession's first.
+    // The first kListedRepeats are named one by one, the rest counted in one line (a FASTA of
+    // decoys read with the wrong tag repeated 9,335 accessions: as many warning lines).
+    size_t listed = 0;
     for (const auto& [later, first] : dropped) {
-      if (warnings != nullptr) {
+      if (warnings != nullptr && listed++ < kListedRepeats) {
         const bool same = proteins_[later].sequence == proteins_[first].sequence;
         warnings->push_back(file_name_ + ": accession " + proteins_[later].accession + " on line " +
                             std::to_string(header_lines_[later]) + " repeats line " +
@@ -140,6 +172,10 @@ class FastaParser {
                             (same ? "same" : "different") + " sequence); the entry on line " +
                             std::to_string(header_lines_[later]) + " is not searched");
       }
+    }
+    if (warnings != nullptr && dropped.size() > kListedRepeats) {
+      warnings->push_back(file_name_ + ": " + std::to_string(dropped.size() - kListedRepeats) +
+                          " more entries repeat an earlier accession and are not searched");
     }
     std::vector<bool> drop(proteins_.size(), false);
     for (const auto& entry : dropped) drop[entry.first] = true;
@@ -268,6 +304,12 @@ class FastaParser {
     }
     std::string_view accession = accession_of(untagged);
     if (accession.empty()) fail(line_start_, "empty accession in FASTA header");
+    if (!token_tagged && looks_like_decoy(token) && decoy_looking_++ == 0) {
+      first_decoy_looking_line_ = line_;
+      for (char c : token.substr(0, 80)) {  // quoted in a warning: printable ASCII only
+        first_decoy_looking_ += c >= ' ' && c <= '~' ? c : '?';
+      }
+    }
 
     // Filled in place: the vector was reserved for every header, so this never reallocates.
     Protein& protein = proteins_.emplace_back();
@@ -390,12 +432,16 @@ class FastaParser {
   }
 
   static constexpr uint64_t kNoStop = ~uint64_t{0};
+  static constexpr size_t kListedRepeats = 10;  // repeated accessions named one by one
 
   std::string_view content_;
   const std::string& file_name_;
   const FastaOptions& options_;
   std::vector<Protein> proteins_;
   std::vector<uint64_t> header_lines_;  // the header line of each protein
+  uint64_t decoy_looking_ = 0;          // headers without the tag that look like decoys
+  uint64_t first_decoy_looking_line_ = 0;
+  std::string first_decoy_looking_;  // its first word (at most 80 bytes)
   bool in_protein_ = false;
   // The file has lone-'\r' line ends (old Mac OS) before a header or inside the first header:
   // header lines may then end at a '\r'.

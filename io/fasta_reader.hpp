@@ -40,7 +40,9 @@ struct FastaOptions {
 // to a database that already has the protein): the first entry is kept, every later one is
 // dropped, whatever its sequence, and `warnings` (when given) gets one line per dropped entry:
 // "db.fasta: accession P02769 on line 120 repeats line 3 (same sequence); the entry on line 120
-// is not searched". Deterministic: the result depends on the file order only.
+// is not searched" for the first 10, then one line counting the rest. Deterministic: the result
+// depends on the file order only. When no protein carries options.decoy_tag but headers carry
+// another common decoy tag ("DECOY_", "_rev", ...), `warnings` first gets one line saying so.
 std::vector<Protein> parse_fasta(std::string_view content, const std::string& file_name,
                                  const FastaOptions& options = {},
                                  std::vector<std::string>* warnings = nullptr);

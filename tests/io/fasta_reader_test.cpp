@@ -407,5 +407,45 @@ TEST(FastaReaderDuplicates, FirstEntryKeptAndBothLinesNamed) {
   EXPECT_TRUE(none.empty());
 }
 
+// The BSA example's decoys end in "_rev"; searched with the default tag (prefix "rev_") they
+// were targets and half of them repeated their targets' accessions, with nothing saying why (a
+// new user's find). One warning now names the tag, the count and the first such header.
+TEST(FastaReaderDuplicates, DecoysUnderAnotherTagAreNamed) {
+  const std::string content = read_file(IONFLOW_EXAMPLES_DIR
+                                        "/TOPPAS/data/BSA_Identification/"
+                                        "18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta");
+  std::vector<std::string> warnings;
+  const std::vector<Protein> proteins = parse_fasta(content, "bsa.fasta", {}, &warnings);
+  EXPECT_EQ(count_decoys(proteins), 0u);
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_EQ(warnings[0].rfind("bsa.fasta: no protein carries the decoy tag 'rev_' (as a prefix), "
+                              "but 9439 headers look like decoys, the first on line ",
+                              0),
+            0u)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find("_rev'): they are searched as targets; set decoy_tag and "
+                             "decoy_tag_position to match them"),
+            std::string::npos)
+      << warnings[0];
+  // The 9,335 decoys whose accession (A9EMV1 of sp|A9EMV1|..._rev) repeats its target's: ten
+  // named, the rest counted in one line.
+  ASSERT_EQ(warnings.size(), 12u);
+  EXPECT_EQ(warnings[11],
+            "bsa.fasta: 9325 more entries repeat an earlier accession and are not "
+            "searched");
+  // With the right tag: no such warning (and no repeated accession).
+  std::vector<std::string> right;
+  EXPECT_EQ(count_decoys(parse_fasta(content, "bsa.fasta", suffix_rev(), &right)), 9439u);
+  EXPECT_TRUE(right.empty());
+  // DECOY_ on the UniProt accession, with the default tag: named too.
+  std::vector<std::string> other;
+  parse_fasta(">sp|P1|A_HUMAN\nAAK\n>sp|DECOY_P1|A_HUMAN\nKAA\n", "d.fasta", {}, &other);
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_NE(other[0].find("1 headers look like decoys, the first on line 3 "
+                          "('sp|DECOY_P1|A_HUMAN')"),
+            std::string::npos)
+      << other[0];
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -211,6 +211,16 @@ JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
   select_hyperscore_peaks(query.peaks, hyperscore_peak_count(params.fragment_tolerance), scored);
   const std::vector<FragmentMatch> matches =
       annotate_fragments(scored, fragments, params.fragment_tolerance);
+  // The same spectrum and rule give results.tsv's count; another count means the file that
+  // holds the spectrum now is not the one the job read (a new user replaced it: the view showed
+  // 3 matched peaks of another spectrum under a PSM of 13).
+  if (psm.matched_peaks >= 0 && matches.size() != static_cast<size_t>(psm.matched_peaks)) {
+    throw SpectrumViewError(
+        409, psm.filename + " spectrum " + psm.scannr + " now matches " +
+                 std::to_string(matches.size()) + " peaks of " + psm.peptide + ", results.tsv " +
+                 std::to_string(psm.matched_peaks) +
+                 ": the input file changed after the job; its spectra are not the ones searched");
+  }
 
   JsonValue o = JsonValue::object();
   o.set("psm_id", psm.psm_id);

@@ -21,7 +21,8 @@
 //   "error_ppm"}], "matched_peaks"}.
 // Errors: SpectrumViewError with an HTTP status: 404 the file is not one of the job's inputs
 // or has no spectrum with that id, 410 the input file is gone, 422 the PSM cannot be rebuilt
-// (unknown ProForma tag, a charge the spectrum was not searched at).
+// (unknown ProForma tag, a charge the spectrum was not searched at), 409 the spectrum matches
+// another number of peaks than psm.matched_peaks (the input file changed after the job).
 // Thread-safety: a pure function (reads the input file).
 #pragma once
 
@@ -49,6 +50,7 @@ struct PsmIdentity {
   std::string scannr;    // native id
   std::string peptide;   // ProForma
   int charge = 0;
+  int matched_peaks = -1;  // results.tsv matched_peaks; -1 when not known
 };
 
 JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm);

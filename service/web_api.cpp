@@ -145,6 +145,9 @@ struct WebApi::Impl {
     psm.scannr = cell("scannr");
     psm.peptide = cell("peptide");
     psm.charge = std::atoi(cell("charge").c_str());
+    if (const std::string matched = cell("matched_peaks"); !matched.empty()) {
+      psm.matched_peaks = std::atoi(matched.c_str());
+    }
     try {
       JobMessageOptions opts;
       opts.check_inputs = false;

@@ -47,7 +47,8 @@ class InProcessApiTest : public ::testing::Test {
     Scheduler::Options so;
     so.concurrent_jobs = o.concurrent_jobs;
     so.jobs_directory = (dir_ / "jobs").string();
-    so.data_roots = {kTestData};
+    // As `ionflow serve` does: the test data, and the uploads jobs may read.
+    so.data_roots = {kTestData, (dir_ / "uploads").string()};
     scheduler_ = std::make_unique<Scheduler>(*store_, *runtime_, unimod(), metrics_, so);
     if (o.scorer_control) {
       ScorerControl::Options co;
@@ -56,7 +57,7 @@ class InProcessApiTest : public ::testing::Test {
       control_ = std::make_unique<ScorerControl>(*runtime_, nullptr, co);
     }
     HttpApi::Options ao;
-    ao.data_roots = {kTestData};
+    ao.data_roots = so.data_roots;
     ao.max_body_bytes = o.max_body_bytes;
     ao.api_token = o.api_token;
     ao.max_queued_jobs = o.max_queued_jobs;

@@ -27,12 +27,12 @@ using ::testing::HasSubstr;
 
 const std::string kData = IONFLOW_TEST_DATA_DIR;
 
-std::string excerpt_job() {
+std::string excerpt_job(const std::string& spectra = kData + "/BSA1_identified_excerpt.mzML") {
   return R"({"database": {"fasta": ")" + kData + R"(/bsa_target_decoy_excerpt.fasta",
              "generate_decoys": false, "decoy_tag": "_rev", "max_variable_mods": 2},
              "decoy_tag_position": "suffix", "enzyme": "trypsin", "isotope_errors": [0, 1],
              "mzml_paths": [")" +
-         kData + R"j(/BSA1_identified_excerpt.mzML"],
+         spectra + R"j("],
              "fixed_modifications": ["Carbamidomethyl (C)"],
              "variable_modifications": ["Oxidation (M)"],
              "output_formats": ["tsv", "pin"]})j";
@@ -47,10 +47,11 @@ class WebApiTest : public InProcessApiTest {
     EXPECT_EQ(res->status, expected_status) << path << ": " << res->body;
     return parse_json(res->body);
   }
-  // Submits the excerpt job, runs it and returns its id once done.
-  std::string run_excerpt_job() {
+  // Submits the excerpt job (on `spectra` when given), runs it and returns its id once done.
+  std::string run_excerpt_job(const std::string& spectra = "") {
     scheduler_->start();
-    auto res = client_->Post("/v1/jobs", excerpt_job(), "application/json");
+    auto res = client_->Post("/v1/jobs", spectra.empty() ? excerpt_job() : excerpt_job(spectra),
+                             "application/json");
     EXPECT_TRUE(res && res->status == 201) << (res ? res->body : "no answer");
     const std::string id = parse_json(res->body).find("id")->as_string();
     for (int i = 0; i < 600; ++i) {
@@ -143,6 +144,52 @@ TEST_F(WebApiTest, PsmPagesPlotsAndSpectraOfARealJob) {
             "no such job: nosuchjob");
 }
 
+// The view rebuilds a PSM from the input file as it is now. Replaced after the job (here two
+// spectra's ids swapped, so each id holds the other's peaks) it refuses with 409 rather than
+// label another spectrum's peaks under the PSM (a new user's find: 3 matched peaks shown for a
+// PSM of 13).
+TEST_F(WebApiTest, SpectrumViewRefusesAnInputChangedAfterTheJob) {
+  start_api({});
+  std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(original)), {});
+  auto uploaded = client_->Put("/v1/uploads/excerpt.mzML?offset=0", bytes, "application/xml");
+  ASSERT_TRUE(uploaded && uploaded->status == 200) << (uploaded ? uploaded->body : "");
+  const fs::path copy = parse_json(uploaded->body).find("path")->as_string();
+  const std::string id = run_excerpt_job(copy.string());
+  const ResultsTable tsv = ResultsTable::read(results_tsv(id));
+  ASSERT_GT(tsv.rows(), 0u);
+  const std::string psm(tsv.cell(0, tsv.column("psm_id")));
+  const std::string scannr(tsv.cell(0, tsv.column("scannr")));
+  get("/v1/jobs/" + id + "/spectrum?psm=" + psm);  // 200 while the file is unchanged
+  std::ifstream in(copy, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  in.close();
+  // Another searched spectrum of the same charge (one of another charge fails with 422 first).
+  std::string partner;
+  for (size_t r = 1; r < tsv.rows() && partner.empty(); ++r) {
+    if (tsv.cell(r, tsv.column("charge")) == tsv.cell(0, tsv.column("charge")) &&
+        tsv.cell(r, tsv.column("scannr")) != scannr &&
+        tsv.cell(r, tsv.column("scannr")).size() == scannr.size()) {
+      partner = tsv.cell(r, tsv.column("scannr"));
+    }
+  }
+  ASSERT_FALSE(partner.empty());
+  const std::string mine = "id=\"" + scannr + "\"";
+  const std::string other = "id=\"" + partner + "\"";
+  ASSERT_NE(text.find(mine), std::string::npos);
+  ASSERT_EQ(mine.size(), other.size());
+  text.replace(text.find(other), other.size(), "id=\"placeholder!!\"");
+  text.replace(text.find(mine), mine.size(), other);
+  text.replace(text.find("id=\"placeholder!!\""), other.size(), mine);
+  std::ofstream(copy, std::ios::binary | std::ios::trunc) << text;
+  const std::string error =
+      get("/v1/jobs/" + id + "/spectrum?psm=" + psm, 409).find("error")->as_string();
+  EXPECT_THAT(error, HasSubstr("excerpt.mzML spectrum " + scannr + " now matches "));
+  EXPECT_THAT(error, HasSubstr(std::string(", results.tsv ") +
+                               std::string(tsv.cell(0, tsv.column("matched_peaks"))) +
+                               ": the input file changed after the job"));
+}
+
 TEST_F(WebApiTest, PagesCarryTheirPolicyAndNeedNoToken) {
   InProcessApiOptions o;
   o.api_token = "s3cret";
@@ -175,10 +222,12 @@ TEST_F(WebApiTest, PagesCarryTheirPolicyAndNeedNoToken) {
 
 TEST_F(WebApiTest, FileBrowserStaysInsideTheDataRoots) {
   start_api({});
-  JsonValue roots = get("/v1/files");
-  ASSERT_EQ(roots.find("entries")->as_array().size(), 1u);
+  JsonValue roots = get("/v1/files");  // the test data and the uploads, as serve has them
+  ASSERT_EQ(roots.find("entries")->as_array().size(), 2u);
   EXPECT_EQ(roots.find("entries")->as_array()[0].find("path")->as_string(),
             fs::path(kData).lexically_normal().string());
+  EXPECT_EQ(roots.find("entries")->as_array()[1].find("path")->as_string(),
+            (dir_ / "uploads").lexically_normal().string());
   JsonValue listing = get("/v1/files?path=" + kData);
   bool found = false;
   for (const auto& e : listing.find("entries")->as_array()) {

@@ -221,7 +221,10 @@ class MgfReader final : public SpectrumReader {
 
   void append_carry(std::string_view part) {
     if (carry_.size() + part.size() > kMaxLineBytes) {
-      if (line_no_ == 0) refuse_cr_line_ends(file_name_, offset_, 1, carry_);
+      if (!text_seen_) {  // a CR-only file longer than a line may be: say so instead
+        refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
+        refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, part);
+      }
       throw ParseError(file_name_, offset_, line_no_ + 1,
                        "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
     }
@@ -231,11 +234,12 @@ class MgfReader final : public SpectrumReader {
   // One line without its '\n'; `length` is its length in the file including the '\n'.
   void line(std::string_view raw, size_t length) {
     ++line_no_;
-    if (line_no_ == 1) {
-      refuse_cr_line_ends(file_name_, offset_, 1, raw);
-      if (raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);  // UTF-8 BOM
-    }
+    if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);  // UTF-8 BOM
     std::string_view s = trim(raw);
+    if (!text_seen_ && !s.empty()) {
+      text_seen_ = true;
+      refuse_cr_line_ends(file_name_, offset_, line_no_, raw);
+    }
     if (!s.empty() && s[0] != '#' && s[0] != ';' && s[0] != '!' && s[0] != '/') dispatch(s);
     offset_ += length;
   }
@@ -487,9 +491,10 @@ class MgfReader final : public SpectrumReader {
   std::vector<RawSpectrum>* out_ = nullptr;
   ReadStats stats_;
 
-  std::string carry_;     // the start of a line that straddles blocks (never holds a '\n')
-  uint64_t offset_ = 0;   // byte offset of the current line's first byte
-  uint64_t line_no_ = 0;  // 1-based number of the current line
+  std::string carry_;       // the start of a line that straddles blocks (never holds a '\n')
+  bool text_seen_ = false;  // a non-blank line was read (checked for CR-only line ends)
+  uint64_t offset_ = 0;     // byte offset of the current line's first byte
+  uint64_t line_no_ = 0;    // 1-based number of the current line
 
   State state_ = State::kHeader;
   std::vector<int> default_charges_;                      // file-level CHARGE

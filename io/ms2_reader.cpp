@@ -58,7 +58,10 @@ class Ms2Reader final : public SpectrumReader {
       const size_t nl = block.find('\n');
       if (nl == std::string_view::npos) {
         if (carry_.size() + block.size() > kMaxLineBytes) {
-          if (line_no_ == 0) refuse_cr_line_ends(file_name_, offset_, 1, carry_);
+          if (!text_seen_) {  // a CR-only file longer than a line may be: say so instead
+            refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
+            refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, block);
+          }
           throw ParseError(file_name_, offset_, line_no_ + 1,
                            "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
         }
@@ -98,9 +101,10 @@ class Ms2Reader final : public SpectrumReader {
  private:
   void line(std::string_view raw, size_t length) {
     ++line_no_;
-    if (line_no_ == 1) {
-      refuse_cr_line_ends(file_name_, offset_, 1, raw);
-      if (raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
+    if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
+    if (!text_seen_ && raw.find_first_not_of(" \t\r\f\v") != std::string_view::npos) {
+      text_seen_ = true;
+      refuse_cr_line_ends(file_name_, offset_, line_no_, raw);
     }
     while (!raw.empty() && is_blank(raw.back())) raw.remove_suffix(1);
     size_t b = 0;
@@ -227,6 +231,7 @@ class Ms2Reader final : public SpectrumReader {
   std::vector<RawSpectrum>* out_ = nullptr;
   ReadStats stats_;
   std::string carry_;
+  bool text_seen_ = false;  // a non-blank line was read (checked for CR-only line ends)
   uint64_t offset_ = 0;
   uint64_t line_no_ = 0;
 

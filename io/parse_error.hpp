@@ -37,14 +37,21 @@ class ParseError : public std::runtime_error {
   uint64_t line_;
 };
 
-// Line formats (MGF, MS2) end their lines with LF or CR LF. A line holding a CR before its end
-// means a file whose lines end with CR alone (classic Mac OS): read by LF it is one line and
-// gives no spectrum, so it is refused. `line` is line `line_number` without its LF, starting at
-// `byte_offset`. Throws ParseError naming the file and that line.
+// Line formats (MGF, MS2) end their lines with LF or CR LF (blanks and further CRs before the
+// LF are trimmed). A text line holding a CR followed by more text means a file whose lines end
+// with CR alone (classic Mac OS): read by LF it is one line and gives no spectrum, so it is
+// refused. `line` is the first non-blank line, number `line_number`, without its LF, starting at
+// `byte_offset`; a line with other control bytes (NUL, ...) is binary content, left to the
+// reader's own error. Throws ParseError naming the file and that line.
 inline void refuse_cr_line_ends(const std::string& file, uint64_t byte_offset, uint64_t line_number,
                                 std::string_view line) {
   const size_t cr = line.find('\r');
-  if (cr == std::string_view::npos || cr + 1 == line.size()) return;
+  if (cr == std::string_view::npos) return;
+  if (line.find_first_not_of(" \t\r\f\v", cr) == std::string_view::npos) return;  // CR CR LF
+  for (char c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || u == 0x7f) return;
+  }
   throw ParseError(file, byte_offset, line_number,
                    "lines end with a carriage return (CR) alone, as on classic Mac OS; convert "
                    "them to LF line ends (e.g. tr '\\r' '\\n' < FILE > NEW_FILE)");

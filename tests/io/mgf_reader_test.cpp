@@ -444,6 +444,28 @@ TEST(MgfReader, CarriageReturnLineEndsAreRefusedWithTheirCause) {
   Parsed crlf = parse("BEGIN IONS\r\nTITLE=a\r\nPEPMASS=500.25\r\n100.5 10\r\nEND IONS\r\n");
   ASSERT_EQ(crlf.spectra.size(), 1u);
   EXPECT_EQ(crlf.spectra[0].native_id, "a");
+  // CR CR LF (a CR LF written through a text-mode stream) reads as before.
+  Parsed crcrlf = parse(
+      "BEGIN IONS\r\r\nTITLE=a\r\r\nPEPMASS=500.25\r\r\n100.5 10\r\r\n"
+      "END IONS\r\r\n");
+  ASSERT_EQ(crcrlf.spectra.size(), 1u);
+  // The first non-blank line is the one looked at: blank lines before CR-only content.
+  try {
+    parse("\n \r\nBEGIN IONS\rTITLE=a\rPEPMASS=500.25\r100.5 10\rEND IONS\r");
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 3u);
+  }
+  // Binary content holding a CR keeps the reader's own error (its bytes quoted), not this advice.
+  try {
+    parse(
+        std::string("\x01\xa1"
+                    "F\0i\0\x0d\0\0\x0a\0",
+                    12));
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()).find("carriage return"), std::string::npos) << e.what();
+  }
 }
 
 TEST(MgfReader, BadFileLevelChargeThrows) {

@@ -156,6 +156,16 @@ TEST(Ms2Reader, CarriageReturnLineEndsAreRefusedWithTheirCause) {
   }
 }
 
+TEST(Ms2Reader, CarriageReturnsBeforeTheLineFeedReadAsBefore) {
+  ReadStats stats;
+  const auto got = read_ms2(
+      "H\tCreationDate\tx\r\r\nS\t1\t1\t500.25\r\r\nZ\t2\t999.49\r\r\n"
+      "100.5 10\r\r\n200.5 20\r\r\n",
+      1 << 20, &stats);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].mz, (std::vector<double>{100.5, 200.5}));
+}
+
 TEST(Ms2Reader, AFileThatIsNotMs2IsAParseError) {
   auto reader = make_spectrum_reader(PeakListFormat::kMs2, "x.ms2", 0);
   std::vector<RawSpectrum> out;

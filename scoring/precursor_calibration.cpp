@@ -82,10 +82,15 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
   model.offset_ppm = median(confident);
   std::vector<double> deviation;
   for (double e : confident) deviation.push_back(std::abs(e - model.offset_ppm));
-  model.sigma_ppm = std::max(kMinSigmaPpm, 1.4826 * median(deviation));
+  // Whether the window says anything is judged on the errors' own spread (at least 1 ppm); the
+  // density uses at least kMinSigmaPpm (see the header), so that a +-5 ppm search is still
+  // calibrated when its errors are tight.
+  const double spread_ppm = std::max(kMinSpreadPpm, 1.4826 * median(deviation));
+  model.sigma_ppm = std::max(kMinSigmaPpm, spread_ppm);
+  model.spread_ppm = spread_ppm;
   model.window_ppm = median(windows);
   model.window_da = median(windows_da);
-  if (model.window_ppm < 6 * model.sigma_ppm) return model;
+  if (model.window_ppm < 6 * spread_ppm) return model;
   size_t far = 0;
   for (double e : confident) far += std::abs(e - model.offset_ppm) > kFarSigmas * model.sigma_ppm;
   model.tail_share = std::clamp(static_cast<double>(far) / static_cast<double>(confident.size()),
@@ -118,7 +123,7 @@ std::string describe(const PrecursorCalibration& m) {
   } else {
     std::snprintf(line, sizeof line,
                   "not applied: a %.1f ppm window, less than 6 x the errors' spread %.2f ppm",
-                  m.window_ppm, m.sigma_ppm);
+                  m.window_ppm, m.spread_ppm);
   }
   return line;
 }

@@ -179,6 +179,28 @@ TEST(PrecursorCalibration, ADaWindowIsEachPeptidesOwnWidthInPpm) {
       << describe(model);
 }
 
+// A +-5 ppm search (a 10 ppm window) of tight errors is calibrated: the 6-spread test uses the
+// errors' own spread (0.74 ppm, at least 1 ppm), the density sigma 2 ppm. Errors spread to 1.9
+// ppm are not: 6 x 1.9 > 10, and the summary gives the measured spread.
+TEST(PrecursorCalibration, ANarrowWindowIsJudgedOnTheMeasuredSpread) {
+  std::vector<PsmFact> facts = run(30);
+  for (PsmFact& p : facts) p.precursor_ppm = 4.0 + (p.precursor_ppm - 4.0) / 2.0;  // within +-5
+  const std::vector<PsmFact> before = facts;
+  const PrecursorCalibration model = calibrate_precursor_errors(facts, Tolerance::Ppm(-1, 9));
+  ASSERT_TRUE(model.applied) << describe(model);
+  EXPECT_DOUBLE_EQ(model.spread_ppm, kMinSpreadPpm);  // MAD 0.25 -> 0.37 ppm, floored at 1
+  EXPECT_DOUBLE_EQ(model.sigma_ppm, kMinSigmaPpm);
+  EXPECT_NEAR(facts[2].score - before[2].score, log_ratio(4.0, 4.0, 2.0, 10.0, 0.2), 1e-12);
+
+  std::vector<PsmFact> wide = run(30);
+  for (int i = 0; i < 30; ++i) wide[i].precursor_ppm = 4.0 + ((i % 5) - 2) * 1.28;
+  const PrecursorCalibration loose = calibrate_precursor_errors(wide, Tolerance::Ppm(-1, 9));
+  EXPECT_FALSE(loose.applied);
+  EXPECT_NEAR(loose.spread_ppm, 1.4826 * 1.28, 1e-9);
+  EXPECT_EQ(describe(loose),
+            "not applied: a 10.0 ppm window, less than 6 x the errors' spread 1.90 ppm");
+}
+
 // A Da tolerance without the peptide's mass (facts made by hand) gives no window: no change.
 TEST(PrecursorCalibration, ADaWindowWithoutMassesChangesNothing) {
   std::vector<PsmFact> facts = run(30);

@@ -121,14 +121,16 @@ class FastaParser {
   // No protein carries the decoy tag but some headers carry another common one: they would be
   // searched as targets (and their decoy accessions may repeat their targets').
   void warn_of_untagged_decoys(std::vector<std::string>* warnings) const {
-    if (warnings == nullptr || decoy_looking_ == 0) return;
+    if (warnings == nullptr || decoy_looking_ == 0 || options_.decoy_tag.empty()) return;
     for (const Protein& p : proteins_) {
       if (p.is_decoy) return;
     }
     warnings->push_back(
         file_name_ + ": no protein carries the decoy tag '" + options_.decoy_tag + "' (as a " +
         (options_.tag_is_suffix ? "suffix" : "prefix") + "), but " +
-        std::to_string(decoy_looking_) + " headers look like decoys, the first on line " +
+        std::to_string(decoy_looking_) +
+        (decoy_looking_ == 1 ? " header looks like a decoy, on line "
+                             : " headers look like decoys, the first on line ") +
         std::to_string(first_decoy_looking_line_) + " ('" + first_decoy_looking_ +
         "'): they are searched as targets; set decoy_tag and decoy_tag_position to match them");
   }

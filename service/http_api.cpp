@@ -538,10 +538,13 @@ static void widen_listen_backlog(int listen_socket) {
 }
 
 // "cannot bind HOST:PORT", with the reason bind(2) gave when cpp-httplib left it in errno (it
-// closes the socket after a failed bind; close(2) keeps errno when it succeeds).
+// closes the socket after a failed bind; close(2) keeps errno when it succeeds). Only bind's
+// own reasons are named: a failed address look-up may leave an unrelated errno.
 static std::runtime_error bind_failure(const std::string& host, int port, int error) {
   std::string what = "cannot bind " + host + ":" + std::to_string(port);
-  if (error != 0) what += ": " + std::string(std::strerror(error));
+  if (error == EADDRINUSE || error == EACCES || error == EADDRNOTAVAIL) {
+    what += ": " + std::string(std::strerror(error));
+  }
   return std::runtime_error(what);
 }
 

@@ -211,15 +211,17 @@ JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
   select_hyperscore_peaks(query.peaks, hyperscore_peak_count(params.fragment_tolerance), scored);
   const std::vector<FragmentMatch> matches =
       annotate_fragments(scored, fragments, params.fragment_tolerance);
-  // The same spectrum and rule give results.tsv's count; another count means the file that
-  // holds the spectrum now is not the one the job read (a new user replaced it: the view showed
-  // 3 matched peaks of another spectrum under a PSM of 13).
+  // The same spectrum and rule give results.tsv's count; another count means the spectrum
+  // found is not the one the job scored: the file changed after the job (a new user replaced
+  // it: the view showed 3 matched peaks of another spectrum under a PSM of 13), or its id names
+  // more than one spectrum (an MGF with repeated TITLEs; the first is found).
   if (psm.matched_peaks >= 0 && matches.size() != static_cast<size_t>(psm.matched_peaks)) {
     throw SpectrumViewError(
         409, psm.filename + " spectrum " + psm.scannr + " now matches " +
                  std::to_string(matches.size()) + " peaks of " + psm.peptide + ", results.tsv " +
                  std::to_string(psm.matched_peaks) +
-                 ": the input file changed after the job; its spectra are not the ones searched");
+                 ": it is not the spectrum the job scored (the input file changed after the job, "
+                 "or more than one spectrum has this id)");
   }
 
   JsonValue o = JsonValue::object();

@@ -22,7 +22,8 @@
 // Errors: SpectrumViewError with an HTTP status: 404 the file is not one of the job's inputs
 // or has no spectrum with that id, 410 the input file is gone, 422 the PSM cannot be rebuilt
 // (unknown ProForma tag, a charge the spectrum was not searched at), 409 the spectrum matches
-// another number of peaks than psm.matched_peaks (the input file changed after the job).
+// another number of peaks than psm.matched_peaks (the input file changed after the job, or its
+// id is not unique in the file).
 // Thread-safety: a pure function (reads the input file).
 #pragma once
 

@@ -441,8 +441,7 @@ TEST(FastaReaderDuplicates, DecoysUnderAnotherTagAreNamed) {
   std::vector<std::string> other;
   parse_fasta(">sp|P1|A_HUMAN\nAAK\n>sp|DECOY_P1|A_HUMAN\nKAA\n", "d.fasta", {}, &other);
   ASSERT_EQ(other.size(), 1u);
-  EXPECT_NE(other[0].find("1 headers look like decoys, the first on line 3 "
-                          "('sp|DECOY_P1|A_HUMAN')"),
+  EXPECT_NE(other[0].find("1 header looks like a decoy, on line 3 ('sp|DECOY_P1|A_HUMAN')"),
             std::string::npos)
       << other[0];
 }

@@ -279,7 +279,7 @@ TEST(MzmlEncoding, MalformedArraysSkipWithReason) {
 
 // A spectrum declaring more than kMaxPeaksPerSpectrum values is skipped before its arrays are
 // inflated or allocated (a new user's 1.6 MB mzML declaring 50 M values of a zlib array took 2.3
-// GB); one value fewer than the bound is only a length mismatch here.
+// GB); a length at the bound itself is decoded (only a length mismatch here).
 TEST(MzmlEncoding, ArraysAboveTheLargestPeakCountAreSkippedUndecoded) {
   const Peaks& p = reference();
   const std::string mz = mz_array({"MS:1000523", "MS:1000574"}, zlib(raw_f64(p.mz)));

@@ -187,7 +187,8 @@ TEST_F(WebApiTest, SpectrumViewRefusesAnInputChangedAfterTheJob) {
   EXPECT_THAT(error, HasSubstr("excerpt.mzML spectrum " + scannr + " now matches "));
   EXPECT_THAT(error, HasSubstr(std::string(", results.tsv ") +
                                std::string(tsv.cell(0, tsv.column("matched_peaks"))) +
-                               ": the input file changed after the job"));
+                               ": it is not the spectrum the job scored (the input file "
+                               "changed after the job"));
 }
 
 TEST_F(WebApiTest, PagesCarryTheirPolicyAndNeedNoToken) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <fstream>
 #include <iterator>
@@ -18,6 +19,17 @@ inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in) << path;
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `bytes` as one RFC 1950 zlib stream (zlib's compress(), as mzML and mzXML writers use it).
+inline std::string zlib_compress(const std::string& bytes) {
+  uLongf size = compressBound(bytes.size());
+  std::string out(size, '\0');
+  EXPECT_EQ(compress(reinterpret_cast<Bytef*>(out.data()), &size,
+                     reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()),
+            Z_OK);
+  out.resize(size);
+  return out;
 }
 
 // A whole peak list read by the reader its content selects, fed in blocks of `block` bytes.

@@ -14,6 +14,7 @@
 
 #include "io/base64.hpp"
 #include "io/mzml_reader.hpp"
+#include "io_test_support.hpp"
 
 namespace ionflow {
 namespace {
@@ -52,13 +53,7 @@ std::string raw_f32(const std::vector<double>& v) {
   return std::string(reinterpret_cast<const char*>(f.data()), f.size() * sizeof(float));
 }
 std::string zlib(const std::string& bytes) {
-  uLongf size = compressBound(bytes.size());
-  std::string out(size, '\0');
-  EXPECT_EQ(compress(reinterpret_cast<Bytef*>(out.data()), &size,
-                     reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()),
-            Z_OK);
-  out.resize(size);
-  return out;
+  return io_testing::zlib_compress(bytes);
 }
 std::string bytes_of(const std::vector<unsigned char>& v) {
   return std::string(v.begin(), v.end());

@@ -130,14 +130,9 @@ std::string reencode(const std::string& text, int precision, bool zlib, int styl
     std::string attributes =
         " precision=\"" + std::to_string(precision) + "\" byteOrder=\"network\"";
     if (zlib) {
-      uLongf n = compressBound(encoded.size());
-      std::string packed(n, '\0');
-      EXPECT_EQ(compress(reinterpret_cast<Bytef*>(packed.data()), &n,
-                         reinterpret_cast<const Bytef*>(encoded.data()), encoded.size()),
-                Z_OK);
-      packed.resize(n);
-      attributes += " compressionType=\"zlib\" compressedLen=\"" + std::to_string(n) + "\"";
-      encoded = packed;
+      encoded = io_testing::zlib_compress(encoded);
+      attributes +=
+          " compressionType=\"zlib\" compressedLen=\"" + std::to_string(encoded.size()) + "\"";
     }
     attributes += style == 3 ? " contentType=\"m/z-int\"" : " pairOrder=\"m/z-int\"";
     out += "<peaks" + attributes + ">" + base64_encode(encoded) + "</peaks>";
@@ -227,14 +222,7 @@ TEST(MzxmlReader, BadChargesAndValuesAreSkippedWithTheSharedReasons) {
 
 // A zlib stream of `bytes` zero bytes, base64-encoded.
 std::string zlib_zeros_base64(size_t bytes) {
-  const std::string zeros(bytes, '\0');
-  uLongf n = compressBound(zeros.size());
-  std::string packed(n, '\0');
-  EXPECT_EQ(compress(reinterpret_cast<Bytef*>(packed.data()), &n,
-                     reinterpret_cast<const Bytef*>(zeros.data()), zeros.size()),
-            Z_OK);
-  packed.resize(n);
-  return base64_encode(packed);
+  return base64_encode(io_testing::zlib_compress(std::string(bytes, '\0')));
 }
 
 std::string zlib_scan(int num, const std::string& peaks_count, const std::string& base64) {

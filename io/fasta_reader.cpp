@@ -132,7 +132,8 @@ class FastaParser {
         (decoy_looking_ == 1 ? " header looks like a decoy, on line "
                              : " headers look like decoys, the first on line ") +
         std::to_string(first_decoy_looking_line_) + " ('" + first_decoy_looking_ +
-        "'): they are searched as targets; set decoy_tag and decoy_tag_position to match them");
+        "'): they are taken as targets (or dropped where their accession repeats a target's); "
+        "set decoy_tag and decoy_tag_position to match them");
   }
 
   // Keeps the first entry of each accession, in file order; a later entry with the same
@@ -176,8 +177,12 @@ class FastaParser {
       }
     }
     if (warnings != nullptr && dropped.size() > kListedRepeats) {
-      warnings->push_back(file_name_ + ": " + std::to_string(dropped.size() - kListedRepeats) +
-                          " more entries repeat an earlier accession and are not searched");
+      // Worded to sort after the lines above ("accession P..." < "accessions ..."): the
+      // summary lists warnings in order.
+      const size_t more = dropped.size() - kListedRepeats;
+      warnings->push_back(
+          file_name_ + ": accessions repeated by " + std::to_string(more) +
+          (more == 1 ? " more entry, not searched either" : " more entries, not searched either"));
     }
     std::vector<bool> drop(proteins_.size(), false);
     for (const auto& entry : dropped) drop[entry.first] = true;

@@ -54,7 +54,8 @@ inline void refuse_cr_line_ends(const std::string& file, uint64_t byte_offset, u
   }
   throw ParseError(file, byte_offset, line_number,
                    "lines end with a carriage return (CR) alone, as on classic Mac OS; convert "
-                   "them to LF line ends (e.g. tr '\\r' '\\n' < FILE > NEW_FILE)");
+                   "them to LF line ends (e.g. tr '\\r' '\\n' < FILE > NEW_FILE, on the "
+                   "uncompressed file)");
 }
 
 }  // namespace ionflow

@@ -85,7 +85,8 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
   // Whether the window says anything is judged on the errors' own spread (at least 1 ppm); the
   // density uses at least kMinSigmaPpm (see the header), so that a +-5 ppm search is still
   // calibrated when its errors are tight.
-  const double spread_ppm = std::max(kMinSpreadPpm, 1.4826 * median(deviation));
+  model.measured_spread_ppm = 1.4826 * median(deviation);
+  const double spread_ppm = std::max(kMinSpreadPpm, model.measured_spread_ppm);
   model.sigma_ppm = std::max(kMinSigmaPpm, spread_ppm);
   model.spread_ppm = spread_ppm;
   model.window_ppm = median(windows);
@@ -122,8 +123,9 @@ std::string describe(const PrecursorCalibration& m) {
                   m.confident, kMinConfidentForCalibration);
   } else {
     std::snprintf(line, sizeof line,
-                  "not applied: a %.1f ppm window, less than 6 x the errors' spread %.2f ppm",
-                  m.window_ppm, m.spread_ppm);
+                  "not applied: a %.1f ppm window, less than 6 x the errors' spread %.2f ppm "
+                  "(1.4826 x MAD %.2f ppm, at least %.0f ppm)",
+                  m.window_ppm, m.spread_ppm, m.measured_spread_ppm, kMinSpreadPpm);
   }
   return line;
 }

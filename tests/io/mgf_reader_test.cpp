@@ -438,7 +438,7 @@ TEST(MgfReader, CarriageReturnLineEndsAreRefusedWithTheirCause) {
       EXPECT_EQ(std::string(e.what()),
                 "mac.mgf: line 1 (byte 0): lines end with a carriage return (CR) alone, as on "
                 "classic Mac OS; convert them to LF line ends (e.g. tr '\\r' '\\n' < FILE > "
-                "NEW_FILE)");
+                "NEW_FILE, on the uncompressed file)");
     }
   }
   Parsed crlf = parse("BEGIN IONS\r\nTITLE=a\r\nPEPMASS=500.25\r\n100.5 10\r\nEND IONS\r\n");

@@ -108,7 +108,8 @@ TEST(PrecursorCalibration, TooFewConfidentPsmsAndRandomBestTargetsChangeNothing)
   EXPECT_TRUE(model.best_targets);
   EXPECT_EQ(model.confident, 20);
   EXPECT_EQ(describe(model),
-            "not applied: a 20.0 ppm window, less than 6 x the errors' spread 5.75 ppm");
+            "not applied: a 20.0 ppm window, less than 6 x the errors' spread 5.75 ppm (1.4826 x "
+            "MAD 5.75 ppm, at least 1 ppm)");
   for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
 }
 
@@ -198,7 +199,16 @@ TEST(PrecursorCalibration, ANarrowWindowIsJudgedOnTheMeasuredSpread) {
   EXPECT_FALSE(loose.applied);
   EXPECT_NEAR(loose.spread_ppm, 1.4826 * 1.28, 1e-9);
   EXPECT_EQ(describe(loose),
-            "not applied: a 10.0 ppm window, less than 6 x the errors' spread 1.90 ppm");
+            "not applied: a 10.0 ppm window, less than 6 x the errors' spread 1.90 ppm (1.4826 x "
+            "MAD 1.90 ppm, at least 1 ppm)");
+  // A +-2 ppm search of tight errors: the 1 ppm floor of the spread decides, and says so.
+  std::vector<PsmFact> tight = run(30);
+  for (PsmFact& p : tight) p.precursor_ppm = 4.0 + (p.precursor_ppm - 4.0) / 2.0;
+  const PrecursorCalibration narrow = calibrate_precursor_errors(tight, Tolerance::Ppm(2, 6));
+  EXPECT_FALSE(narrow.applied);
+  EXPECT_EQ(describe(narrow),
+            "not applied: a 4.0 ppm window, less than 6 x the errors' spread 1.00 ppm (1.4826 x "
+            "MAD 0.37 ppm, at least 1 ppm)");
 }
 
 // A Da tolerance without the peptide's mass (facts made by hand) gives no window: no change.

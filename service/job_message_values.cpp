@@ -171,42 +171,59 @@ void check_fixed_conflicts(const std::vector<Modification>& fixed, const std::st
   }
 }
 
-// A variable modification identical to a fixed one (same position, an overlapping site, the same
-// mass within 0.001 Da): the fixed one already sits on every such site, so the variable one
-// either stacks a second copy or does nothing; a copy-paste slip either way. Refused, naming
-// both keys (as two fixed modifications on one site are). `*_keys` name each modification.
+namespace {
+
+// When `a` and `b` are one modification (same position, an overlapping site, the same mass
+// within 0.001 Da), the site they share in words ("M", "peptide N-term Q") and the
+// modification's name or mass; nullopt otherwise.
+std::optional<std::string> same_modification(const Modification& a, const Modification& b) {
+  constexpr double kSameMassDa = 0.001;
+  if (a.position != b.position || std::abs(a.mass_delta_da - b.mass_delta_da) > kSameMassDa) {
+    return std::nullopt;
+  }
+  // The residues in common; an empty list (a terminus on any residue) overlaps every list.
+  std::string common;
+  if (a.residues.empty() || b.residues.empty()) {
+    common = a.residues.empty() ? b.residues : a.residues;
+  } else {
+    for (char c : b.residues) {
+      if (a.residues.find(c) != std::string::npos) common += c;
+    }
+    if (common.empty()) return std::nullopt;
+  }
+  std::string site = common;
+  if (a.position != ModificationPosition::kAnywhere) {
+    site = std::string(position_name(a.position)) + (common.empty() ? "" : " " + common);
+  }
+  const std::string what = a.name.empty() ? to_json(JsonValue(a.mass_delta_da)) + " Da" : a.name;
+  return what + " on " + site;
+}
+
+}  // namespace
+
+// A variable modification identical to a fixed one: the fixed one already sits on every such
+// site, so the variable one either stacks a second copy or does nothing; a copy-paste slip
+// either way. Refused, naming both keys (as two fixed modifications on one site are). Two
+// variable modifications identical to each other ({"M": [15.99], "m": [15.99]}) would make
+// each oxidised form twice and change the results: refused the same way. `*_keys` name each
+// modification.
 void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
                                   const std::vector<std::string>& fixed_keys,
                                   const std::vector<Modification>& variable,
                                   const std::vector<std::string>& variable_keys) {
-  constexpr double kSameMassDa = 0.001;
   for (size_t v = 0; v < variable.size(); ++v) {
-    const Modification& var = variable[v];
     for (size_t f = 0; f < fixed.size(); ++f) {
-      const Modification& fix = fixed[f];
-      if (fix.position != var.position ||
-          std::abs(fix.mass_delta_da - var.mass_delta_da) > kSameMassDa) {
-        continue;
+      if (const auto same = same_modification(fixed[f], variable[v])) {
+        fail(variable_keys.at(v), "the same modification (" + *same + ") as fixed " +
+                                      fixed_keys.at(f) +
+                                      ": a site cannot be both fixed and variable; remove one");
       }
-      // The residues in common; an empty list (a terminus on any residue) overlaps every list.
-      std::string common;
-      if (fix.residues.empty() || var.residues.empty()) {
-        common = fix.residues.empty() ? var.residues : fix.residues;
-      } else {
-        for (char c : var.residues) {
-          if (fix.residues.find(c) != std::string::npos) common += c;
-        }
-        if (common.empty()) continue;
+    }
+    for (size_t w = 0; w < v; ++w) {
+      if (const auto same = same_modification(variable[w], variable[v])) {
+        fail(variable_keys.at(v), "the same modification (" + *same + ") as " +
+                                      variable_keys.at(w) + ": given twice; remove one");
       }
-      std::string site = common;
-      if (fix.position != ModificationPosition::kAnywhere) {
-        site = std::string(position_name(fix.position)) + (common.empty() ? "" : " " + common);
-      }
-      const std::string what =
-          fix.name.empty() ? to_json(JsonValue(fix.mass_delta_da)) + " Da" : fix.name;
-      fail(variable_keys.at(v), "the same modification (" + what + " on " + site + ") as fixed " +
-                                    fixed_keys.at(f) +
-                                    ": a site cannot be both fixed and variable; remove one");
     }
   }
 }

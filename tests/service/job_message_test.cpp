@@ -377,6 +377,25 @@ TEST(JobMessage, VariableModificationSameAsFixedNamesBothKeys) {
   EXPECT_EQ(parsed.spec.search.database.variable_modifications[2].unimod_accession, 24);
 }
 
+// A second hostile check: one variable modification given twice ({"M": [15.99], "m": [15.99]},
+// or twice in a list) made each form twice and changed the results (24 PSMs at 1% against 21).
+TEST(JobMessage, VariableModificationGivenTwiceNamesBothKeys) {
+  EXPECT_EQ(error_of(job_db(R"("variable_mods": {"M": [15.9949], "m": [15.9949]})")),
+            "database.variable_mods.m[0]: the same modification (15.9949 Da on M) as "
+            "database.variable_mods.M[0]: given twice; remove one");
+  EXPECT_EQ(error_of(job(R"j("variable_modifications": ["Oxidation (M)", "Phospho (ST)",
+                                                       "Oxidation (M)"])j")),
+            "variable_modifications[2]: the same modification (Oxidation on M) as "
+            "variable_modifications[0]: given twice; remove one");
+  EXPECT_EQ(error_of(job_db(R"("variable_mods": {"ST": [79.966331], "TS": [79.966331]})")),
+            "database.variable_mods.TS[0]: the same modification (79.966331 Da on TS) as "
+            "database.variable_mods.ST[0]: given twice; remove one");
+  // Another mass on the same residue is two modifications.
+  const ParsedJob parsed =
+      parse_job_message(job_db(R"("variable_mods": {"M": [15.9949, 31.9898]})"), unimod());
+  EXPECT_EQ(parsed.spec.search.database.variable_modifications.size(), 2u);
+}
+
 TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {
   EXPECT_THAT(error_of(job(R"j("variable_modifications": ["Oxidation (M)", "Oxidaton (M)"])j")),
               StartsWith("variable_modifications[1]: "));

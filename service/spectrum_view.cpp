@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "io/parse_error.hpp"
+#include "io/sha256.hpp"
 #include "io/spectrum_lookup.hpp"
 #include "scoring/fragment_annotation.hpp"
 #include "scoring/hyperscore.hpp"
@@ -62,12 +67,53 @@ JsonValue peaks_json(const std::vector<double>& mz, const std::vector<double>& i
   return o;
 }
 
-// The PSM's spectrum read again from its input file.
+// The SHA-256 of the file at `path` as it is now, "" when it cannot be read. Kept per path,
+// size and modification time, so that a job's views hash each input once (a 1 GB file ~0.5 s).
+std::string current_sha256(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return "";
+  const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();
+  if (ec) return "";
+  using Key = std::tuple<std::string, uintmax_t, int64_t>;
+  static std::mutex mutex;
+  static std::map<Key, std::string> known;
+  const Key key{path, size, static_cast<int64_t>(mtime)};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  Sha256 sha;
+  std::string block(size_t{1} << 20, '\0');
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
+    sha.update(std::string_view(block.data(), static_cast<size_t>(in.gcount())));
+  }
+  std::string digest = sha.hex_digest();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (known.size() >= 256) known.clear();  // a bound; views of one job reuse a few entries
+  known[key] = digest;
+  return digest;
+}
+
+// The PSM's spectrum read again from its input file, refused (409) when the file is no longer
+// the one the job read (results.json's SHA-256 of it, when known).
 RawSpectrum read_psm_spectrum(const JobSpec& spec, const PsmIdentity& psm) {
   const std::string path = input_path(spec, psm.filename);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     throw SpectrumViewError(410, "input file is gone: " + path);
+  }
+  if (auto it = psm.input_sha256.find(path); it != psm.input_sha256.end()) {
+    const std::string now = current_sha256(path);
+    if (!now.empty() && now != it->second) {
+      throw SpectrumViewError(409, path +
+                                       " changed after the job (its SHA-256 is not the one "
+                                       "results.json records): its spectra are not the ones "
+                                       "searched");
+    }
   }
   std::optional<RawSpectrum> raw;
   try {
@@ -212,9 +258,10 @@ JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm) {
   const std::vector<FragmentMatch> matches =
       annotate_fragments(scored, fragments, params.fragment_tolerance);
   // The same spectrum and rule give results.tsv's count; another count means the spectrum
-  // found is not the one the job scored: the file changed after the job (a new user replaced
-  // it: the view showed 3 matched peaks of another spectrum under a PSM of 13), or its id names
-  // more than one spectrum (an MGF with repeated TITLEs; the first is found).
+  // found is not the one the job scored: its id names more than one spectrum (an MGF with
+  // repeated TITLEs; the first is found), or the file changed and no SHA-256 of it was recorded
+  // (read_psm_spectrum checks that first: a new user's replaced file showed 3 matched peaks of
+  // another spectrum under a PSM of 13).
   if (psm.matched_peaks >= 0 && matches.size() != static_cast<size_t>(psm.matched_peaks)) {
     throw SpectrumViewError(
         409, psm.filename + " spectrum " + psm.scannr + " now matches " +

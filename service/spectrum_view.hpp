@@ -21,12 +21,13 @@
 //   "error_ppm"}], "matched_peaks"}.
 // Errors: SpectrumViewError with an HTTP status: 404 the file is not one of the job's inputs
 // or has no spectrum with that id, 410 the input file is gone, 422 the PSM cannot be rebuilt
-// (unknown ProForma tag, a charge the spectrum was not searched at), 409 the spectrum matches
-// another number of peaks than psm.matched_peaks (the input file changed after the job, or its
-// id is not unique in the file).
+// (unknown ProForma tag, a charge the spectrum was not searched at), 409 the input file's
+// SHA-256 is not psm.input_sha256's (it changed after the job), or the spectrum matches another
+// number of peaks than psm.matched_peaks (its id is not unique in the file).
 // Thread-safety: a pure function (reads the input file).
 #pragma once
 
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -51,7 +52,8 @@ struct PsmIdentity {
   std::string scannr;    // native id
   std::string peptide;   // ProForma
   int charge = 0;
-  int matched_peaks = -1;  // results.tsv matched_peaks; -1 when not known
+  int matched_peaks = -1;                           // results.tsv matched_peaks; -1 when not known
+  std::map<std::string, std::string> input_sha256;  // results.json inputs: path -> SHA-256
 };
 
 JsonValue spectrum_view_json(const JobSpec& spec, const PsmIdentity& psm);

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <charconv>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 
@@ -50,6 +52,30 @@ std::map<std::string, std::string> single_params(const httplib::Request& req) {
 bool valid_upload_name(const std::string& name) {
   static const std::regex pattern(R"([A-Za-z0-9_][A-Za-z0-9._-]{0,199})");
   return std::regex_match(name, pattern);
+}
+
+// results.json's "inputs": path -> SHA-256 of each file the job read; empty when the file is
+// missing or does not say (the spectrum view then checks nothing more).
+std::map<std::string, std::string> recorded_input_sha256(const std::string& results_json) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(results_json, std::ios::binary);
+  if (!in) return out;
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  try {
+    const JsonValue doc = parse_json(text);
+    const JsonValue* inputs = doc.is_object() ? doc.find("inputs") : nullptr;
+    if (inputs == nullptr || !inputs->is_array()) return out;
+    for (const JsonValue& input : inputs->as_array()) {
+      const JsonValue* path = input.is_object() ? input.find("path") : nullptr;
+      const JsonValue* sha = input.is_object() ? input.find("sha256") : nullptr;
+      if (path && sha && path->is_string() && sha->is_string()) {
+        out[path->as_string()] = sha->as_string();
+      }
+    }
+  } catch (const std::exception&) {
+    out.clear();
+  }
+  return out;
 }
 
 }  // namespace
@@ -148,6 +174,7 @@ struct WebApi::Impl {
     if (const std::string matched = cell("matched_peaks"); !matched.empty()) {
       psm.matched_peaks = std::atoi(matched.c_str());
     }
+    psm.input_sha256 = recorded_input_sha256(result_path(record, "results.json"));
     try {
       JobMessageOptions opts;
       opts.check_inputs = false;

@@ -329,10 +329,7 @@ class MgfReader final : public SpectrumReader {
     if (!has_pepmass_) return skip_counted(kMissingPepmass);
     const std::string where = "line " + std::to_string(block_line_);
     // Invalid peaks are dropped and counted at their own lines (peak_line noted the first).
-    const InvalidPeaks invalid = remove_invalid_peaks(current_);
-    note_problem(stats_, kDroppedBadMz, invalid.bad_mz, line_of(first_bad_mz_line_));
-    note_problem(stats_, kDroppedBadIntensity, invalid.bad_intensity,
-                 line_of(first_bad_intensity_line_));
+    check_peaks(current_, stats_, line_of(first_bad_mz_line_), line_of(first_bad_intensity_line_));
     if (current_.mz.empty()) return skip_counted(kNoPeaks);
     if (!has_charge_) {
       if (const char* reason = charge_skip_reason(default_charge_kind_))
@@ -393,9 +390,9 @@ class MgfReader final : public SpectrumReader {
     // A NaN, infinite or non-positive m/z and a NaN or infinite intensity (as stored) are
     // dropped at END IONS (remove_invalid_peaks, as every reader does), counted at their line.
     const auto stored = static_cast<float>(intensity);
-    if (!std::isfinite(mz) || !(mz > 0.0)) {
+    if (!valid_peak_mz(mz)) {
       if (first_bad_mz_line_ == 0) first_bad_mz_line_ = line_no_;
-    } else if (!std::isfinite(stored) && first_bad_intensity_line_ == 0) {
+    } else if (!valid_peak_intensity(stored) && first_bad_intensity_line_ == 0) {
       first_bad_intensity_line_ = line_no_;
     }
     current_.mz.push_back(mz);

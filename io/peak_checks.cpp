@@ -45,11 +45,11 @@ InvalidPeaks remove_invalid_peaks(RawSpectrum& spectrum) {
   for (size_t i = 0; i < n; ++i) {
     const double mz = spectrum.mz[i];
     const float intensity = spectrum.intensity[i];
-    if (!std::isfinite(mz) || !(mz > 0.0)) {
+    if (!valid_peak_mz(mz)) {
       ++found.bad_mz;
       continue;
     }
-    if (!std::isfinite(intensity)) {
+    if (!valid_peak_intensity(intensity)) {
       ++found.bad_intensity;
       continue;
     }
@@ -71,9 +71,14 @@ void note_problem(ReadStats& stats, const char* problem, uint64_t count, std::st
 }
 
 void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view where) {
+  check_peaks(spectrum, stats, where, where);
+}
+
+void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view bad_mz_where,
+                 std::string_view bad_intensity_where) {
   const InvalidPeaks bad = remove_invalid_peaks(spectrum);
-  note_problem(stats, kDroppedBadMz, bad.bad_mz, where);
-  note_problem(stats, kDroppedBadIntensity, bad.bad_intensity, where);
+  note_problem(stats, kDroppedBadMz, bad.bad_mz, bad_mz_where);
+  note_problem(stats, kDroppedBadIntensity, bad.bad_intensity, bad_intensity_where);
 }
 
 }  // namespace ionflow

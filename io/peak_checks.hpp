@@ -9,6 +9,7 @@
 // Plain functions, thread-safe; nothing throws.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -58,13 +59,24 @@ struct InvalidPeaks {
   uint64_t bad_intensity = 0;  // NaN or infinite intensity
 };
 
+// The peak rule: an m/z must be finite and positive, an intensity (as stored, a float) finite.
+inline bool valid_peak_mz(double mz) {
+  return std::isfinite(mz) && mz > 0.0;
+}
+inline bool valid_peak_intensity(float intensity) {
+  return std::isfinite(intensity);
+}
+
 // Drops the invalid peaks of `spectrum` in place (order of the others kept) and says how many.
 InvalidPeaks remove_invalid_peaks(RawSpectrum& spectrum);
 
 // Counts `peaks` (when > 0) under `problem` in `stats`, remembering `where` for the first one.
 void note_problem(ReadStats& stats, const char* problem, uint64_t count, std::string_view where);
 
-// remove_invalid_peaks() and note_problem() for both kinds, `where` the spectrum's location.
+// remove_invalid_peaks() and note_problem() for both kinds, `where` the spectrum's location, or
+// for each kind the location of its first invalid peak (`bad_mz_where`, `bad_intensity_where`).
 void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view where);
+void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view bad_mz_where,
+                 std::string_view bad_intensity_where);
 
 }  // namespace ionflow

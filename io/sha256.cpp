@@ -2,7 +2,9 @@
 
 #include <openssl/evp.h>
 
+#include <fstream>
 #include <new>
+#include <stdexcept>
 
 namespace ionflow {
 
@@ -45,6 +47,18 @@ std::string Sha256::hex_digest() {
 std::string sha256_hex(std::string_view bytes) {
   Sha256 sha;
   sha.update(bytes);
+  return sha.hex_digest();
+}
+
+std::string file_sha256_hex(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open to checksum");
+  Sha256 sha;
+  std::string block(size_t{1} << 20, '\0');
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
+    sha.update(std::string_view(block.data(), static_cast<size_t>(in.gcount())));
+  }
+  if (in.bad()) throw std::runtime_error(path + ": read error while checksumming");
   return sha.hex_digest();
 }
 

@@ -37,4 +37,8 @@ class Sha256 {
 // SHA-256 of a whole string, hex.
 std::string sha256_hex(std::string_view bytes);
 
+// SHA-256 of the file at `path` (read in 1 MiB blocks), hex. Throws std::runtime_error naming
+// the path when it cannot be opened or read.
+std::string file_sha256_hex(const std::string& path);
+
 }  // namespace ionflow

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -84,14 +83,12 @@ std::string current_sha256(const std::string& path) {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = known.find(key); it != known.end()) return it->second;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  Sha256 sha;
-  std::string block(size_t{1} << 20, '\0');
-  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
-    sha.update(std::string_view(block.data(), static_cast<size_t>(in.gcount())));
+  std::string digest;
+  try {
+    digest = file_sha256_hex(path);
+  } catch (const std::runtime_error&) {
+    return "";  // find_spectrum then says what is wrong with the file
   }
-  std::string digest = sha.hex_digest();
   std::lock_guard<std::mutex> lock(mutex);
   if (known.size() >= 256) known.clear();  // a bound; views of one job reuse a few entries
   known[key] = digest;

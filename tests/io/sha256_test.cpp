@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 
 namespace ionflow {
@@ -27,6 +30,23 @@ TEST(Sha256, StreamedInOddChunksEqualsOneShot) {
     step = step % 97 + 1;
   }
   EXPECT_EQ(h.hex_digest(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// A file of 3,000,000 'a' (three 1 MiB blocks, the last short) hashes as the same bytes in
+// memory; a missing file throws naming it.
+TEST(Sha256, FileEqualsItsBytes) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "ionflow_sha256_file_test.txt";
+  const std::string bytes(3000000, 'a');
+  std::ofstream(path, std::ios::binary) << bytes;
+  EXPECT_EQ(file_sha256_hex(path.string()), sha256_hex(bytes));
+  std::filesystem::remove(path);
+  try {
+    file_sha256_hex(path.string());
+    FAIL() << "expected runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": cannot open to checksum");
+  }
 }
 
 }  // namespace

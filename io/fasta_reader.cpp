@@ -66,8 +66,9 @@ std::string_view accession_of(std::string_view token) {
 // "REV__", the suffix form of the BSA example "_rev"): a header whose first word carries one
 // while no protein carries the job's decoy_tag most likely means the tag is set wrong.
 bool looks_like_decoy(std::string_view token) {
+  const std::string_view accession = accession_of(token);
   for (std::string_view prefix : {"rev_", "REV_", "decoy_", "DECOY_", "XXX_", "reverse_"}) {
-    if (starts_with(token, prefix) || starts_with(accession_of(token), prefix)) return true;
+    if (starts_with(token, prefix) || starts_with(accession, prefix)) return true;
   }
   for (std::string_view suffix : {"_rev", "_REV", "_decoy", "_DECOY", "_reverse"}) {
     if (ends_with(token, suffix)) return true;

@@ -117,11 +117,11 @@ class MessageReader {
         {"database", [this](const JsonValue& v, const std::string& p) { read_database(v, p); }},
         {"precursor_tol",
          [this, &s](const JsonValue& v, const std::string& p) {
-           s.precursor_tolerance = get_tolerance(v, p, warnings_);
+           s.precursor_tolerance = get_tolerance(v, p, kPrecursorToleranceLimits, warnings_);
          }},
         {"fragment_tol",
          [this, &s](const JsonValue& v, const std::string& p) {
-           s.fragment_tolerance = get_tolerance(v, p, warnings_);
+           s.fragment_tolerance = get_tolerance(v, p, kFragmentToleranceLimits, warnings_);
          }},
         {"isotope_errors",
          [&s](const JsonValue& v, const std::string& p) {

@@ -64,7 +64,9 @@ void check_fixed_conflicts(const std::vector<Modification>& fixed, const std::st
 // A variable modification identical to a fixed one (same position, an overlapping site, the same
 // mass within 0.001 Da): the fixed one already sits on every such site, so the variable one
 // either stacks a second copy or does nothing; a copy-paste slip either way. Refused, naming
-// both keys (as two fixed modifications on one site are). `*_keys` name each modification.
+// both keys (as two fixed modifications on one site are). Two identical variable modifications,
+// and a variable modification of 0 Da, are refused too: each makes every form twice.
+// `*_keys` name each modification.
 void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
                                   const std::vector<std::string>& fixed_keys,
                                   const std::vector<Modification>& variable,
@@ -72,7 +74,23 @@ void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
 
 // Tolerances: Sage's {"ppm": [lo, hi]} / {"da": [lo, hi]}.
 
-Tolerance get_tolerance(const JsonValue& v, const std::string& path,
+// The widest window a tolerance key accepts, per unit, in whole ppm or Da (a bound beyond it
+// is refused).
+struct ToleranceLimits {
+  double ppm = 0.0;
+  double da = 0.0;
+  const char* why = "";  // appended to the refusal
+};
+// Precursor windows: +-100,000 ppm (10%) and +-5,000 Da are far beyond any real search, open
+// searches included (a window of +-1e6 ppm reaches mass 0 and ran for minutes finding nothing).
+inline constexpr ToleranceLimits kPrecursorToleranceLimits{1e5, 5e3, ""};
+// Fragment windows: +-1,000 ppm and +-2 Da. Ion-trap searches use 0.4-1.0 Da (X!Tandem's 0.4,
+// Comet's 1.0005 bins); wider windows match every peak (measured on the BSA1 demo: +-1 Da 13
+// PSMs at 1% FDR, +-2 Da 17, +-5 Da and wider none).
+inline constexpr ToleranceLimits kFragmentToleranceLimits{
+    1e3, 2.0, " (a wider fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)"};
+
+Tolerance get_tolerance(const JsonValue& v, const std::string& path, const ToleranceLimits& limits,
                         std::vector<std::string>& warnings);
 JsonValue tolerance_json(const Tolerance& t);
 

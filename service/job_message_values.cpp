@@ -173,11 +173,13 @@ void check_fixed_conflicts(const std::vector<Modification>& fixed, const std::st
 
 namespace {
 
+// Two modification masses closer than this are one mass (Unimod gives 4-6 decimals).
+constexpr double kSameMassDa = 0.001;
+
 // When `a` and `b` are one modification (same position, an overlapping site, the same mass
 // within 0.001 Da), the site they share in words ("M", "peptide N-term Q") and the
 // modification's name or mass; nullopt otherwise.
 std::optional<std::string> same_modification(const Modification& a, const Modification& b) {
-  constexpr double kSameMassDa = 0.001;
   if (a.position != b.position || std::abs(a.mass_delta_da - b.mass_delta_da) > kSameMassDa) {
     return std::nullopt;
   }
@@ -205,13 +207,20 @@ std::optional<std::string> same_modification(const Modification& a, const Modifi
 // site, so the variable one either stacks a second copy or does nothing; a copy-paste slip
 // either way. Refused, naming both keys (as two fixed modifications on one site are). Two
 // variable modifications identical to each other ({"M": [15.99], "m": [15.99]}) would make
-// each oxidised form twice and change the results: refused the same way. `*_keys` name each
+// each oxidised form twice and change the results: refused the same way, as is a variable
+// modification of 0 Da (within 0.001), which makes each form twice too. `*_keys` name each
 // modification.
 void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
                                   const std::vector<std::string>& fixed_keys,
                                   const std::vector<Modification>& variable,
                                   const std::vector<std::string>& variable_keys) {
   for (size_t v = 0; v < variable.size(); ++v) {
+    if (std::abs(variable[v].mass_delta_da) < kSameMassDa) {
+      fail(variable_keys.at(v), "a variable modification of " +
+                                    to_json(JsonValue(variable[v].mass_delta_da)) +
+                                    " Da: each modified form would be the unmodified peptide "
+                                    "again, counted twice; remove it");
+    }
     for (size_t f = 0; f < fixed.size(); ++f) {
       if (const auto same = same_modification(fixed[f], variable[v])) {
         fail(variable_keys.at(v), "the same modification (" + *same + ") as fixed " +
@@ -231,7 +240,7 @@ void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
 // ---------------------------------------------------------------------------------------------
 // Tolerances: Sage's {"ppm": [lo, hi]} / {"da": [lo, hi]}.
 
-Tolerance get_tolerance(const JsonValue& v, const std::string& path,
+Tolerance get_tolerance(const JsonValue& v, const std::string& path, const ToleranceLimits& limits,
                         std::vector<std::string>& warnings) {
   if (!v.is_object())
     fail(path, "expected {\"ppm\": [lower, upper]} or {\"da\": [...]}, got " + got(v));
@@ -253,13 +262,12 @@ Tolerance get_tolerance(const JsonValue& v, const std::string& path,
   t.lower = get_number(a[0], index_path(p, 0));
   t.upper = get_number(a[1], index_path(p, 1));
   if (!std::isfinite(t.lower) || !std::isfinite(t.upper)) fail(p, "bounds must be finite");
-  // Sanity bounds: a window of +-1e6 ppm reaches mass 0 and ran for minutes finding nothing.
-  // +-100,000 ppm (10%) and +-5,000 Da are far beyond any real search, open searches included.
-  const double limit = t.unit == Tolerance::Unit::kPpm ? 1e5 : 5e3;
+  const double limit = t.unit == Tolerance::Unit::kPpm ? limits.ppm : limits.da;
   if (std::abs(t.lower) > limit || std::abs(t.upper) > limit) {
     fail(p, "bounds must lie within +-" + std::to_string(static_cast<long long>(limit)) +
                 (t.unit == Tolerance::Unit::kPpm ? " ppm" : " Da") + ", got [" +
-                to_json(JsonValue(t.lower)) + ", " + to_json(JsonValue(t.upper)) + "]");
+                to_json(JsonValue(t.lower)) + ", " + to_json(JsonValue(t.upper)) + "]" +
+                limits.why);
   }
   if (t.lower > t.upper) {
     fail(p, "lower " + to_json(JsonValue(t.lower)) + " > upper " + to_json(JsonValue(t.upper)) +

@@ -390,6 +390,10 @@ TEST(JobMessage, VariableModificationGivenTwiceNamesBothKeys) {
   EXPECT_EQ(error_of(job_db(R"("variable_mods": {"ST": [79.966331], "TS": [79.966331]})")),
             "database.variable_mods.TS[0]: the same modification (79.966331 Da on TS) as "
             "database.variable_mods.ST[0]: given twice; remove one");
+  // A hostile check: a 0 Da variable modification made every form twice.
+  EXPECT_EQ(error_of(job_db(R"("variable_mods": {"M": [0.0]})")),
+            "database.variable_mods.M[0]: a variable modification of 0.0 Da: each modified form "
+            "would be the unmodified peptide again, counted twice; remove it");
   // Another mass on the same residue is two modifications.
   const ParsedJob parsed =
       parse_job_message(job_db(R"("variable_mods": {"M": [15.9949, 31.9898]})"), unimod());
@@ -488,8 +492,17 @@ TEST(JobMessage, ModificationResiduesAndToleranceBoundsAreCheckedAtOnce) {
             "variable_modifications[0]: invalid residue 'X' (use upper-case one-letter codes)");
   EXPECT_EQ(error_of(with(R"("precursor_tol": {"ppm": [-2e6, 2e6]})")),
             "precursor_tol.ppm: bounds must lie within +-100000 ppm, got [-2e+06, 2e+06]");
-  EXPECT_EQ(error_of(with(R"("fragment_tol": {"da": [-6000, 1]})")),
-            "fragment_tol.da: bounds must lie within +-5000 Da, got [-6000.0, 1.0]");
+  EXPECT_EQ(error_of(with(R"("precursor_tol": {"da": [-6000, 1]})")),
+            "precursor_tol.da: bounds must lie within +-5000 Da, got [-6000.0, 1.0]");
+  // A hostile check: +-1000 Da fragments were searched and every spectrum found nothing.
+  EXPECT_EQ(error_of(with(R"("fragment_tol": {"da": [-1000, 1000]})")),
+            "fragment_tol.da: bounds must lie within +-2 Da, got [-1000.0, 1000.0] (a wider "
+            "fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)");
+  EXPECT_EQ(error_of(with(R"("fragment_tol": {"ppm": [-1500, 20]})")),
+            "fragment_tol.ppm: bounds must lie within +-1000 ppm, got [-1500.0, 20.0] (a wider "
+            "fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)");
+  EXPECT_NO_THROW(
+      parse_job_message(with(R"("fragment_tol": {"da": [-1.0005, 1.0005]})"), unimod()));
   EXPECT_NO_THROW(parse_job_message(with(R"("precursor_tol": {"da": [-500, 500]})"), unimod()));
   // Found by a new-user test: each ran a search that could match nothing, or another file.
   EXPECT_EQ(

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "io/number_text.hpp"
 #include "io/peak_checks.hpp"
@@ -34,9 +35,6 @@ constexpr ActivationTerm kActivationTerms[] = {
 
 bool parse_double(std::string_view text, double& out) {
   return parse_whole_double(text, out);
-}
-bool parse_int(std::string_view text, int64_t& out) {
-  return parse_whole_int(text, out);
 }
 
 // Seconds per unit of a UO time unit accession; 1 when missing or unknown.
@@ -79,6 +77,7 @@ void MzmlSpectrumBuilder::begin(std::string_view native_id, int64_t default_arra
   spectrum_.native_id.assign(native_id);
   default_array_length_ = default_array_length;
   ms_level_ = 0;
+  ms_level_invalid_ = false;
   has_rt_ = has_precursor_ = has_mz_ = has_intensity_ = false;
   selected_mz_ = isolation_target_mz_ = 0.0;
   charge_ = 0;
@@ -92,8 +91,7 @@ void MzmlSpectrumBuilder::begin(std::string_view native_id, int64_t default_arra
 void MzmlSpectrumBuilder::spectrum_term(int ms_accession, std::string_view value,
                                         std::string_view unit_accession) {
   if (ms_accession == kMsLevel) {
-    int64_t level = 0;
-    if (parse_int(value, level) && level > 0 && level < 100) ms_level_ = static_cast<int>(level);
+    ms_level_invalid_ = !parse_ms_level(value, ms_level_);
   } else if (ms_accession == kScanStartTime && !has_rt_) {
     double t = 0.0;
     if (parse_double(value, t)) {
@@ -127,7 +125,13 @@ void MzmlSpectrumBuilder::isolation_window_term(int ms_accession, std::string_vi
 void MzmlSpectrumBuilder::selected_ion_term(int ms_accession, std::string_view value) {
   switch (ms_accession) {
     case kSelectedIonMz:
-      parse_double(value, selected_mz_);
+      // A value given but not a number >= 0 is not taken as missing: the isolation target
+      // would be searched as a precursor the file does not give.
+      if (!parse_double(value, selected_mz_) || !(selected_mz_ >= 0.0) ||
+          !std::isfinite(selected_mz_)) {
+        selected_mz_ = 0.0;
+        fail(kSkipInvalidSelectedIonMz);
+      }
       break;
     case kChargeState:
       charge_term(value, false);
@@ -162,6 +166,7 @@ void MzmlSpectrumBuilder::activation_term(int ms_accession) {
 }
 
 std::string MzmlSpectrumBuilder::finish(RawSpectrum& out) {
+  if (ms_level_invalid_) return kSkipInvalidMsLevel;
   int level = ms_level_;
   if (level == 0) {
     if (!has_precursor_) return "no MS level";

@@ -17,8 +17,11 @@
 // ids), else N of an id that is exactly "spectrum=N" (MS:1000777 "spectrum identifier nativeID
 // format", as in the OpenMS example files); otherwise -1.
 //
-// No exceptions for bad values: an unparsable number is treated as missing. Plain state, reused
-// for every spectrum of a file; not thread-safe.
+// No exceptions for bad values: an unparsable number is treated as missing, except where a guess
+// would search the spectrum as something the file does not say: an ms level that is not a whole
+// number in 1-99 skips it (kSkipInvalidMsLevel, peak_checks.hpp), as does a selected ion m/z
+// that is not a finite number >= 0 (kSkipInvalidSelectedIonMz; the isolation target is not
+// searched in its place). Plain state, reused for every spectrum of a file; not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +45,8 @@ const char* activation_name(int ms_accession);
 
 // Scan number from a native id as described above, or -1.
 int64_t scan_number_from_native_id(std::string_view native_id);
+
+inline constexpr const char* kSkipInvalidSelectedIonMz = "invalid selected ion m/z";
 
 class MzmlSpectrumBuilder {
  public:
@@ -76,9 +81,10 @@ class MzmlSpectrumBuilder {
   bool failed() const { return !failure_.empty(); }
 
   // Ends the spectrum. Returns "" and moves the spectrum into `out` if it is a usable MS2
-  // spectrum; otherwise returns the skip reason ("MS level 1", "no MS level", "no precursor m/z",
-  // "no peaks", "no m/z array", "no intensity array", "m/z and intensity lengths differ", or a
-  // reason given to fail()). A spectrum without an MS level but with a precursor counts as MS2.
+  // spectrum; otherwise returns the skip reason ("invalid MS level", "MS level 1", "no MS
+  // level", "no precursor m/z", "no peaks", "no m/z array", "no intensity array", "m/z and
+  // intensity lengths differ", or a reason given to fail()). A spectrum without an MS level but
+  // with a precursor counts as MS2.
   std::string finish(RawSpectrum& out);
 
  private:
@@ -86,6 +92,7 @@ class MzmlSpectrumBuilder {
   RawSpectrum spectrum_;
   int64_t default_array_length_ = -1;
   int ms_level_ = 0;
+  bool ms_level_invalid_ = false;  // an ms level term that is no MS level
   bool has_rt_ = false;
   bool has_precursor_ = false;
   bool has_mz_ = false;

@@ -122,7 +122,8 @@ std::string activation_from_mzxml(std::string_view method) {
 
 struct Scan {
   RawSpectrum spectrum;
-  int ms_level = 0;  // 0 while unknown
+  int ms_level = 0;               // 0 while unknown
+  bool ms_level_invalid = false;  // msLevel given but no MS level (kSkipInvalidMsLevel)
   int64_t peaks_count = -1;
   PeakMode mode = PeakMode::kUnknown;
   bool has_precursor = false;
@@ -333,9 +334,8 @@ class MzxmlReader final : public SpectrumReader {
       scan.spectrum.scan = num;
       scan.spectrum.native_id = "scan=" + std::to_string(num);
     }
-    int64_t level = 0;
     if (const char* v = attribute(atts, "msLevel"); v != nullptr) {
-      if (parse_int(v, level) && level > 0 && level < 100) scan.ms_level = static_cast<int>(level);
+      scan.ms_level_invalid = !parse_ms_level(v, scan.ms_level);
     }
     if (const char* v = attribute(atts, "peaksCount"); v != nullptr) {
       int64_t n = -1;
@@ -471,7 +471,9 @@ class MzxmlReader final : public SpectrumReader {
     const std::string where = "line " + std::to_string(scan.start_line);
     std::string reason = scan.failure;
     const int level = scan.ms_level != 0 ? scan.ms_level : (scan.has_precursor ? 2 : 0);
-    if (level != 2) {
+    if (scan.ms_level_invalid) {
+      reason = kSkipInvalidMsLevel;
+    } else if (level != 2) {
       reason = level == 0 ? "no MS level" : "MS level " + std::to_string(level);
     } else if (reason.empty() && !(scan.spectrum.precursor_mz > 0.0)) {
       reason = "no precursor m/z";

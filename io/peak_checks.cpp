@@ -1,11 +1,20 @@
 // Shared peak-list checks; see peak_checks.hpp.
 #include "io/peak_checks.hpp"
 
+#include "io/number_text.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <string>
 
 namespace ionflow {
+
+bool parse_ms_level(std::string_view text, int& level) {
+  int64_t value = 0;
+  if (!parse_whole_int(text, value) || value < 1 || value > 99) return false;
+  level = static_cast<int>(value);
+  return true;
+}
 
 ChargeText classify_precursor_charge(std::string_view text, int& charge) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);

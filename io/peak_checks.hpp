@@ -1,5 +1,6 @@
 // Peak-list checks every reader (mzML, mzXML, MGF, MS2) applies the same way, so that one bad
 // value gives the same result whatever the file format:
+//  - MS level text: parse_ms_level();
 //  - precursor charge text: classify_precursor_charge() ("2", "+2", "2+" are 2; "0" means
 //    unknown; "-2", "2-" are negative-mode charges; "2.5", "abc", "" and overflows are bad);
 //  - peaks: remove_invalid_peaks() drops a peak whose m/z is NaN, infinite, zero or negative, or
@@ -23,6 +24,9 @@ inline constexpr const char* kSkipNegativeCharge =
     "negative precursor charge (negative mode is not searched)";
 inline constexpr const char* kSkipTruncated = "truncated at end of file";
 inline constexpr const char* kSkipNoPeaks = "no peaks";
+// An MS level that is not a whole number in 1-99 ("two", "2.0", "-1"): the spectrum's kind is
+// unknown, so it is not guessed to be MS2 (mzML ms level, mzXML msLevel).
+inline constexpr const char* kSkipInvalidMsLevel = "invalid MS level";
 
 // The most peaks a spectrum may declare or decode to: 4,194,304 (2^22). An MS2 spectrum, even in
 // profile mode, has far fewer (Orbitrap profile MS2: 10^4-10^5 points); the bound keeps a small
@@ -50,6 +54,10 @@ enum class ChargeText {
 // Classifies one charge value: optional blanks, an optional sign before or after the digits
 // (MGF writes "2+", mzML and mzXML "2"). Values above 1000 are kBad.
 ChargeText classify_precursor_charge(std::string_view text, int& charge);
+
+// Parses an MS level: true and `level` set for a whole number in 1-99 (blanks and a '+' allowed,
+// as number_text.hpp reads numbers); false otherwise (kSkipInvalidMsLevel).
+bool parse_ms_level(std::string_view text, int& level);
 
 // The skip reason for a charge that is neither a charge nor unknown, or nullptr.
 const char* charge_skip_reason(ChargeText kind);

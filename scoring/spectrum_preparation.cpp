@@ -190,6 +190,10 @@ PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParam
     result.skip_reason = "no precursor m/z";
     return result;
   }
+  if (spectrum.precursor_mz > kMaxPrecursorMz) {
+    result.skip_reason = "precursor m/z above 100000";
+    return result;
+  }
   bool charge_from_file = true;
   bool charge_above_cap = false;
   const std::vector<int> charges =

@@ -3,6 +3,8 @@
 //
 // Steps, in order (each tested in tests/scoring/spectrum_preparation_test.cpp):
 //  1. Skip: ms_level != 2 -> "not MS2"; precursor m/z <= 0 or not finite -> "no precursor m/z";
+//     above kMaxPrecursorMz -> "precursor m/z above 100000" (an MGF's PEPMASS=1e308 was
+//     searched, its neutral mass infinite);
 //     every charge the file gives (>= 1) above kMaxPrecursorCharge (search_parameters.hpp) ->
 //     "precursor charge above 10". Charges above the cap are dropped when others remain (a
 //     spectrum listing 2, 3 and 99 is searched at 2+ and 3+).
@@ -37,6 +39,11 @@
 #include "scoring/search.hpp"
 
 namespace ionflow {
+
+// The largest precursor m/z searched. Peptide precursors lie below m/z ~20,000 on every
+// instrument (Orbitrap and FT-ICR ranges end at 6,000-20,000); above 100,000 the value is a
+// writer's error.
+inline constexpr double kMaxPrecursorMz = 100000.0;
 
 // The normalised intensity of step 6 for a raw intensity, given the spectrum's largest kept raw
 // intensity (> 0). Exposed for tests and for the E-value/hyperscore documentation.

@@ -62,6 +62,17 @@ TEST(MzmlSpectrumBuilder, MsLevelAndUnits) {
   b.begin("scan=4", 0);
   EXPECT_EQ(b.finish(s), "no MS level");
 
+  // A hostile check: "two" was taken as missing, and with a precursor searched as MS2.
+  for (const char* bad : {"two", "2.0", "0", "-1", "100", ""}) {
+    b.begin("scan=6", 0);
+    b.saw_precursor();
+    b.spectrum_term(1000511, bad, "");
+    EXPECT_EQ(b.finish(s), "invalid MS level") << bad;
+  }
+  b.begin("scan=7", 0);
+  b.spectrum_term(1000511, " +2 ", "");
+  EXPECT_EQ(b.ms_level(), 2);
+
   // No MS level but a precursor: taken as MS2. RT in hours.
   b.begin("scan=5", 1);
   b.saw_precursor();
@@ -87,19 +98,20 @@ TEST(MzmlSpectrumBuilder, NumbersWithTrailingTextAreMissing) {
   b.begin("scan=6", 1);
   b.spectrum_term(1000511, "2", "");
   b.saw_precursor();
-  b.isolation_window_term(1000827, "445.12");
-  b.selected_ion_term(1000744, "357.5xyz");
+  b.isolation_window_term(1000827, "445.12x");
+  b.selected_ion_term(1000744, "357.5");
   b.selected_ion_term(1000042, "1e3junk");
   b.mz() = {100.0};
   b.intensity() = {1.0f};
   b.saw_mz_array();
   b.saw_intensity_array();
   ASSERT_EQ(b.finish(s), "");
-  EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 357.5);
   EXPECT_TRUE(s.precursor_charges.empty());
   EXPECT_DOUBLE_EQ(s.precursor_intensity, 0.0);
-  // A charge is the exception: "2x" is a bad charge, which skips the spectrum in every reader
-  // (io/peak_checks.hpp), rather than an unknown one.
+  // A charge is an exception: "2x" is a bad charge, which skips the spectrum in every reader
+  // (io/peak_checks.hpp), rather than an unknown one. So is the selected ion m/z
+  // (InvalidSelectedIonMzSkipsTheSpectrum below).
   b.begin("scan=7", 1);
   b.spectrum_term(1000511, "2", "");
   b.saw_precursor();
@@ -111,6 +123,36 @@ TEST(MzmlSpectrumBuilder, NumbersWithTrailingTextAreMissing) {
   b.saw_intensity_array();
   EXPECT_EQ(b.finish(s), "bad precursor charge");
 }
+
+// A hostile check: a selected ion m/z of NaN was taken as missing and the isolation target
+// searched in its place. A value that is not a finite number >= 0 skips the spectrum; 0 and an
+// absent value still fall back to the isolation target.
+TEST(MzmlSpectrumBuilder, InvalidSelectedIonMzSkipsTheSpectrum) {
+  auto precursor_of = [](const char* selected, RawSpectrum& s) {
+    MzmlSpectrumBuilder b;
+    b.begin("scan=8", 1);
+    b.spectrum_term(1000511, "2", "");
+    b.saw_precursor();
+    b.isolation_window_term(1000827, "445.12");
+    if (selected != nullptr) b.selected_ion_term(1000744, selected);
+    b.mz() = {100.0};
+    b.intensity() = {1.0f};
+    b.saw_mz_array();
+    b.saw_intensity_array();
+    return b.finish(s);
+  };
+  RawSpectrum s;
+  for (const char* bad : {"nan", "NaN", "inf", "-445.1", "445.1x", "abc", "1e400"}) {
+    EXPECT_EQ(precursor_of(bad, s), "invalid selected ion m/z") << bad;
+  }
+  ASSERT_EQ(precursor_of("445.2", s), "");
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 445.2);
+  ASSERT_EQ(precursor_of("0", s), "");
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
+  ASSERT_EQ(precursor_of(nullptr, s), "");
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
+}
+
 
 }  // namespace
 }  // namespace ionflow

@@ -209,6 +209,18 @@ TEST(MzxmlReader, DecodesAHandWrittenScanAndNestedScansInFileOrder) {
   EXPECT_EQ(stats.skipped.at("MS level 1"), 1u);
 }
 
+// A hostile check: msLevel="two" was taken as missing and the scan, with its precursor,
+// searched as MS2.
+TEST(MzxmlReader, AnInvalidMsLevelSkipsTheScan) {
+  ReadStats stats;
+  std::string two = scan(1, "2");
+  two.replace(two.find("msLevel=\"2\""), 11, "msLevel=\"two\"");
+  const auto got = read_all(document(two + scan(2, "2")), 1 << 20, &stats);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].native_id, "scan=2");
+  EXPECT_EQ(stats.skipped, (std::map<std::string, uint64_t>{{"invalid MS level", 1}}));
+}
+
 TEST(MzxmlReader, BadChargesAndValuesAreSkippedWithTheSharedReasons) {
   ReadStats stats;
   const auto got = read_all(

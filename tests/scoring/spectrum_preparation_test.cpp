@@ -127,6 +127,11 @@ TEST(SpectrumPreparation, SkipReasons) {
   RawSpectrum s = hand_made();
   s.precursor_mz = 0.0;
   EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "no precursor m/z");
+  // A hostile check: an MGF's PEPMASS=1e308 was searched (an infinite neutral mass).
+  s.precursor_mz = 1e308;
+  EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "precursor m/z above 100000");
+  s.precursor_mz = 100000.5;
+  EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "precursor m/z above 100000");
   s = hand_made();
   s.ms_level = 1;
   EXPECT_EQ(prepare_spectrum(s, params).skip_reason, "not MS2");

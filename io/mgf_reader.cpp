@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "io/number_text.hpp"
 #include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
@@ -86,10 +87,11 @@ bool is_marker(std::string_view line, std::string_view first_word) {
 }
 
 // Parses a double at p (an optional leading '+' is accepted); advances p. NaN and infinities
-// are numbers here (a peak list may hold them; peak_checks.hpp drops and counts them).
+// are numbers here (a peak list may hold them; peak_checks.hpp drops and counts them), and so
+// are values beyond the double range (from_chars_saturating: "1e400" is infinite).
 bool parse_any_double(const char*& p, const char* end, double& value) {
   if (p < end && *p == '+') ++p;
-  auto [next, ec] = std::from_chars(p, end, value);
+  auto [next, ec] = from_chars_saturating(p, end, value);
   if (ec != std::errc()) return false;
   p = next;
   return true;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "io/number_text.hpp"
 #include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
@@ -35,10 +36,11 @@ size_t split_fields(std::string_view line, std::string_view* fields, size_t max)
   return n;
 }
 
-// A whole field as a number (a leading '+' allowed); non-finite values are parsed too.
+// A whole field as a number (a leading '+' allowed); non-finite values are parsed too, and
+// values beyond the double range saturate (from_chars_saturating: "1e400" is infinite).
 bool parse_number(std::string_view text, double& out) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  const auto [end, ec] = from_chars_saturating(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size();
 }
 

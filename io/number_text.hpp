@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 namespace ionflow {
@@ -16,6 +17,24 @@ inline std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && blank(s.back())) s.remove_suffix(1);
   return s;
+}
+
+// std::from_chars for a double, except that a value beyond the double range is no error: it
+// saturates as strtod does, to +-infinity above (1e400) and to +-0 below (1e-400). A peak list's
+// "1e400" is then the infinity it amounts to, handled like "inf" (peak_checks.hpp drops the
+// peak) instead of failing the whole line.
+inline std::from_chars_result from_chars_saturating(const char* first, const char* last,
+                                                    double& value) {
+  std::from_chars_result r = std::from_chars(first, last, value);
+  if (r.ec != std::errc::result_out_of_range) return r;
+  const std::string_view token(first, static_cast<size_t>(r.ptr - first));
+  const bool negative = !token.empty() && token.front() == '-';
+  const size_t e = token.find_first_of("eE");
+  const bool tiny = e != std::string_view::npos && e + 1 < token.size() && token[e + 1] == '-';
+  const double magnitude = tiny ? 0.0 : std::numeric_limits<double>::infinity();
+  value = negative ? -magnitude : magnitude;
+  r.ec = std::errc();
+  return r;
 }
 
 template <typename Number>

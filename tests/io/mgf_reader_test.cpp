@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <numeric>
+#include "io/peak_checks.hpp"
 #include "io_test_support.hpp"
 
 namespace ionflow {
@@ -356,6 +357,26 @@ TEST(MgfReader, DroppedPeaksAreReportedAtTheirLines) {
   EXPECT_EQ(p.stats.first_problem_at.at("peaks dropped: intensity NaN or infinite"), "line 6");
   EXPECT_EQ(p.stats.first_problem_at.at("peaks dropped: m/z NaN, infinite or not positive"),
             "line 8");
+}
+
+// A hostile check: "1e400 1" failed its line and skipped the spectrum as a bad peak line, where
+// "inf 1" dropped only the peak. Values beyond the double range saturate now (to infinity, or
+// to 0 below it), and the peak rule decides, as for "inf".
+TEST(MgfReader, NumbersBeyondTheDoubleRangeAreDroppedPeaksNotBadLines) {
+  Parsed p = parse(
+      "BEGIN IONS\nPEPMASS=500.2\nCHARGE=2+\n100 5\n1e400 1\n-1e400 2\n"  // 1-6
+      "1e-400 3\n200 1e400\n300 1e-400\n400 4\nEND IONS\n");              // 7-11
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].mz, (std::vector<double>{100.0, 300.0, 400.0}));
+  EXPECT_EQ(p.spectra[0].intensity, (std::vector<float>{5.0f, 0.0f, 4.0f}));
+  EXPECT_EQ(p.stats.problems.at(kDroppedBadMz), 3u);  // +inf, -inf, 0
+  EXPECT_EQ(p.stats.problems.at(kDroppedBadIntensity), 1u);
+  EXPECT_EQ(p.stats.first_problem_at.at(kDroppedBadMz), "line 5");
+  EXPECT_EQ(p.stats.first_problem_at.at(kDroppedBadIntensity), "line 8");
+  EXPECT_TRUE(p.stats.skipped.empty());
+  // A precursor m/z beyond the range is still a bad PEPMASS (infinite).
+  EXPECT_EQ(parse("BEGIN IONS\nPEPMASS=1e400\n100 1\nEND IONS\n").stats.skipped.at("bad PEPMASS"),
+            1u);
 }
 
 // Each skip reason remembers where its first spectrum is: the offending line, or the END IONS

@@ -91,15 +91,16 @@ TEST(Ms2Reader, TwoZLinesAreTwoCandidateCharges) {
 
 TEST(Ms2Reader, BadRecordsAreSkippedAndCounted) {
   const std::string text =
-      "S\t1\t1\t500.0\nZ\t-2\t999\n100 1\n"        // negative charge
-      "S\t2\t2\t500.0\nZ\t2.5\t999\n100 1\n"       // bad charge
-      "S\t3\t3\t500.0\nZ\tabc\t999\n100 1\n"       // bad charge
-      "S\t4\t4\t500.0\nZ\t0\t999\n100 1\n"         // unknown charge: kept
-      "S\tx\t5\t500.0\n100 1\n"                    // bad S line
-      "S\t6\t6\t500.0\n100 1\nxyz 2\n"             // bad peak line
-      "S\t7\t7\t500.0\nI\tRTime\tsoon\n100 1\n"    // bad I line
-      "S\t8\t8\t500.0\n100\nnan 5\n-3 5\n200 7\n"  // peaks: no intensity, NaN, negative
-      "S\t9\t9\t500.0\n";                          // no peaks
+      "S\t1\t1\t500.0\nZ\t-2\t999\n100 1\n"                 // negative charge
+      "S\t2\t2\t500.0\nZ\t2.5\t999\n100 1\n"                // bad charge
+      "S\t3\t3\t500.0\nZ\tabc\t999\n100 1\n"                // bad charge
+      "S\t4\t4\t500.0\nZ\t0\t999\n100 1\n"                  // unknown charge: kept
+      "S\tx\t5\t500.0\n100 1\n"                             // bad S line
+      "S\t6\t6\t500.0\n100 1\nxyz 2\n"                      // bad peak line
+      "S\t7\t7\t500.0\nI\tRTime\tsoon\n100 1\n"             // bad I line
+      "S\t8\t8\t500.0\n100\nnan 5\n-3 5\n200 7\n1e400 2\n"  // peaks: no intensity, NaN,
+                                                            // negative, beyond the range
+      "S\t9\t9\t500.0\n";                                   // no peaks
   ReadStats stats;
   const auto got = read_ms2(text, 1 << 20, &stats);
   ASSERT_EQ(got.size(), 2u);
@@ -117,7 +118,7 @@ TEST(Ms2Reader, BadRecordsAreSkippedAndCounted) {
   EXPECT_EQ(stats.skipped.at("bad I line"), 1u);
   EXPECT_EQ(stats.skipped.at(kSkipNoPeaks), 1u);
   EXPECT_EQ(stats.problems.at(kPeakWithoutIntensity), 1u);
-  EXPECT_EQ(stats.problems.at(kDroppedBadMz), 2u);
+  EXPECT_EQ(stats.problems.at(kDroppedBadMz), 3u);  // "1e400" is infinite, not a bad line
   EXPECT_EQ(stats.first_problem_at.at(kPeakWithoutIntensity), "line 22");
 }
 

@@ -175,6 +175,7 @@ class MgfReader final : public SpectrumReader {
 
   void feed(std::string_view block, std::vector<RawSpectrum>& out) override {
     out_ = &out;
+    cr_seen_ = cr_seen_ || std::memchr(block.data(), '\r', block.size()) != nullptr;
     const char* p = block.data();
     const char* end = p + block.size();
     if (!carry_.empty()) {
@@ -223,10 +224,9 @@ class MgfReader final : public SpectrumReader {
 
   void append_carry(std::string_view part) {
     if (carry_.size() + part.size() > kMaxLineBytes) {
-      if (!text_seen_) {  // a CR-only file longer than a line may be: say so instead
-        refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
-        refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, part);
-      }
+      // CR-only line ends longer than a line may be (from the start, or after LF ones): say so.
+      refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
+      refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, part);
       throw ParseError(file_name_, offset_, line_no_ + 1,
                        "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
     }
@@ -238,8 +238,10 @@ class MgfReader final : public SpectrumReader {
     ++line_no_;
     if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);  // UTF-8 BOM
     std::string_view s = trim(raw);
-    if (!text_seen_ && !s.empty()) {
-      text_seen_ = true;
+    // Once a block held a CR (one memchr per block before), any line holding one: CR-only line
+    // ends from the start, or after LF ones (a file that switched lost its later spectra as
+    // lines outside a block), are refused at their first line.
+    if (cr_seen_ && std::memchr(raw.data(), '\r', raw.size()) != nullptr) {
       refuse_cr_line_ends(file_name_, offset_, line_no_, raw);
     }
     if (!s.empty() && s[0] != '#' && s[0] != ';' && s[0] != '!' && s[0] != '/') dispatch(s);
@@ -490,10 +492,10 @@ class MgfReader final : public SpectrumReader {
   std::vector<RawSpectrum>* out_ = nullptr;
   ReadStats stats_;
 
-  std::string carry_;       // the start of a line that straddles blocks (never holds a '\n')
-  bool text_seen_ = false;  // a non-blank line was read (checked for CR-only line ends)
-  uint64_t offset_ = 0;     // byte offset of the current line's first byte
-  uint64_t line_no_ = 0;    // 1-based number of the current line
+  std::string carry_;     // the start of a line that straddles blocks (never holds a '\n')
+  uint64_t offset_ = 0;   // byte offset of the current line's first byte
+  uint64_t line_no_ = 0;  // 1-based number of the current line
+  bool cr_seen_ = false;  // a CR was in a block fed: lines are checked (refuse_cr_line_ends)
 
   State state_ = State::kHeader;
   std::vector<int> default_charges_;                      // file-level CHARGE

@@ -56,14 +56,14 @@ class Ms2Reader final : public SpectrumReader {
 
   void feed(std::string_view block, std::vector<RawSpectrum>& out) override {
     out_ = &out;
+    cr_seen_ = cr_seen_ || std::memchr(block.data(), '\r', block.size()) != nullptr;
     while (!block.empty()) {
       const size_t nl = block.find('\n');
       if (nl == std::string_view::npos) {
         if (carry_.size() + block.size() > kMaxLineBytes) {
-          if (!text_seen_) {  // a CR-only file longer than a line may be: say so instead
-            refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
-            refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, block);
-          }
+          // CR-only line ends longer than a line may be (from the start, or after LF ones).
+          refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
+          refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, block);
           throw ParseError(file_name_, offset_, line_no_ + 1,
                            "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
         }
@@ -104,8 +104,8 @@ class Ms2Reader final : public SpectrumReader {
   void line(std::string_view raw, size_t length) {
     ++line_no_;
     if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
-    if (!text_seen_ && raw.find_first_not_of(" \t\r\f\v") != std::string_view::npos) {
-      text_seen_ = true;
+    // Any line holding a CR: CR-only line ends, from the start or after LF ones (as in MGF).
+    if (cr_seen_ && std::memchr(raw.data(), '\r', raw.size()) != nullptr) {
       refuse_cr_line_ends(file_name_, offset_, line_no_, raw);
     }
     while (!raw.empty() && is_blank(raw.back())) raw.remove_suffix(1);
@@ -233,9 +233,9 @@ class Ms2Reader final : public SpectrumReader {
   std::vector<RawSpectrum>* out_ = nullptr;
   ReadStats stats_;
   std::string carry_;
-  bool text_seen_ = false;  // a non-blank line was read (checked for CR-only line ends)
   uint64_t offset_ = 0;
   uint64_t line_no_ = 0;
+  bool cr_seen_ = false;  // a CR was in a block fed: lines are checked (refuse_cr_line_ends)
 
   bool open_ = false;
   RawSpectrum current_;

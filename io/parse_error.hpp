@@ -40,9 +40,10 @@ class ParseError : public std::runtime_error {
 // Line formats (MGF, MS2) end their lines with LF or CR LF (blanks and further CRs before the
 // LF are trimmed). A text line holding a CR followed by more text means a file whose lines end
 // with CR alone (classic Mac OS): read by LF it is one line and gives no spectrum, so it is
-// refused. `line` is the first non-blank line, number `line_number`, without its LF, starting at
-// `byte_offset`; a line with other control bytes (NUL, ...) is binary content, left to the
-// reader's own error. Throws ParseError naming the file and that line.
+// refused. `line` is a line holding a CR (the readers check every such line, so line ends that
+// switch to CR alone after LF ones are refused where they switch), number `line_number`, without
+// its LF, starting at `byte_offset`; a line with other control bytes (NUL, ...) is binary content,
+// left to the reader's own error. Throws ParseError naming the file and that line.
 inline void refuse_cr_line_ends(const std::string& file, uint64_t byte_offset, uint64_t line_number,
                                 std::string_view line) {
   const size_t cr = line.find('\r');

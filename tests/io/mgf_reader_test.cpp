@@ -489,6 +489,41 @@ TEST(MgfReader, CarriageReturnLineEndsAreRefusedWithTheirCause) {
   }
 }
 
+// A hostile check: a file whose line ends switch from LF to CR alone after its first spectrum
+// kept that spectrum and lost the rest as lines outside a block, naming no CR. Refused at the
+// line where they switch, in any block size; past the longest line allowed too.
+TEST(MgfReader, LineEndsSwitchingToCarriageReturnsAreRefusedWhereTheySwitch) {
+  const std::string lf = "BEGIN IONS\nTITLE=a\nPEPMASS=500.25\n100.5 10\nEND IONS\n";  // 1-5
+  const std::string text = lf + "BEGIN IONS\rTITLE=b\rPEPMASS=600.25\r200.5 10\rEND IONS\r";
+  for (const size_t block : {size_t{1}, size_t{13}, text.size()}) {
+    auto reader = make_mgf_reader("switch.mgf", 0);
+    std::vector<RawSpectrum> out;
+    try {
+      for (size_t at = 0; at < text.size(); at += block) reader->feed(text.substr(at, block), out);
+      reader->finish(out);
+      FAIL() << "expected ParseError";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), 6u);
+      EXPECT_EQ(e.byte_offset(), lf.size());
+      EXPECT_NE(std::string(e.what()).find("carriage return (CR) alone"), std::string::npos);
+    }
+  }
+  std::string long_cr = lf;
+  while (long_cr.size() < (17u << 20))
+    long_cr += "BEGIN IONS\rPEPMASS=600.25\r200.5 10\rEND IONS\r";
+  auto reader = make_mgf_reader("switch.mgf", 0);
+  std::vector<RawSpectrum> out;
+  try {
+    for (size_t at = 0; at < long_cr.size(); at += 1 << 20) {
+      reader->feed(std::string_view(long_cr).substr(at, 1 << 20), out);
+    }
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 6u);
+    EXPECT_NE(std::string(e.what()).find("carriage return (CR) alone"), std::string::npos);
+  }
+}
+
 TEST(MgfReader, BadFileLevelChargeThrows) {
   auto reader = make_mgf_reader("x.mgf", 0);
   std::vector<RawSpectrum> out;

@@ -157,6 +157,23 @@ TEST(Ms2Reader, CarriageReturnLineEndsAreRefusedWithTheirCause) {
   }
 }
 
+// A hostile check: line ends that switch from LF to CR alone lost the later spectra silently.
+TEST(Ms2Reader, LineEndsSwitchingToCarriageReturnsAreRefusedWhereTheySwitch) {
+  auto reader = make_spectrum_reader(PeakListFormat::kMs2, "switch.ms2", 0);
+  std::vector<RawSpectrum> out;
+  try {
+    reader->feed(
+        "S\t1\t1\t500.25\nZ\t2\t999.49\n100.5 10\n"  // lines 1-3
+        "S\t2\t2\t600.25\rZ\t2\t1199.49\r200.5 10\r",
+        out);
+    reader->finish(out);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 4u);
+    EXPECT_NE(std::string(e.what()).find("carriage return (CR) alone"), std::string::npos);
+  }
+}
+
 TEST(Ms2Reader, CarriageReturnsBeforeTheLineFeedReadAsBefore) {
   ReadStats stats;
   const auto got = read_ms2(

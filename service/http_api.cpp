@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <httplib.h>
+#include <netdb.h>
 #include <pthread.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
@@ -539,11 +540,24 @@ static void widen_listen_backlog(int listen_socket) {
 
 // "cannot bind HOST:PORT", with the reason bind(2) gave when cpp-httplib left it in errno (it
 // closes the socket after a failed bind; close(2) keeps errno when it succeeds). Only bind's
-// own reasons are named: a failed address look-up may leave an unrelated errno.
+// own reasons are named: a failed address look-up may leave an unrelated errno, so a host that
+// does not resolve is looked up again here (getaddrinfo with cpp-httplib's hints) for its own
+// reason.
 static std::runtime_error bind_failure(const std::string& host, int port, int error) {
   std::string what = "cannot bind " + host + ":" + std::to_string(port);
   if (error == EADDRINUSE || error == EACCES || error == EADDRNOTAVAIL) {
-    what += ": " + std::string(std::strerror(error));
+    return std::runtime_error(what + ": " + std::strerror(error));
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  const int lookup = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
+  if (lookup != 0) {
+    what += ": cannot resolve host \"" + host + "\": " + ::gai_strerror(lookup);
+  } else {
+    ::freeaddrinfo(found);
   }
   return std::runtime_error(what);
 }

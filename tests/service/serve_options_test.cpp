@@ -169,6 +169,15 @@ TEST(ServeOptions, SecondServerOnTheSamePortOrDataDirectoryExits2) {
   EXPECT_EQ(run(same_port, output), 2);
   EXPECT_EQ(output, "ionflow serve: cannot bind 127.0.0.1:" + std::to_string(port) +
                         ": Address already in use\n");
+  // A host that does not resolve says so (a stop-28 leftover: "cannot bind" alone).
+  const std::string no_host = "timeout 30 " + kIonflow + " serve --data-dir " +
+                              other.path().string() + " --listen no-such-host.invalid:0";
+  EXPECT_EQ(run(no_host, output), 2);
+  EXPECT_EQ(output.rfind("ionflow serve: cannot bind no-such-host.invalid:0: cannot resolve host "
+                         "\"no-such-host.invalid\": ",
+                         0),
+            0u)
+      << output;
   const std::string same_dir = "timeout 30 " + kIonflow + " serve --data-dir " +
                                dir.path().string() + " --listen 127.0.0.1:0";
   EXPECT_EQ(run(same_dir, output), 2);

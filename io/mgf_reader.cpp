@@ -37,7 +37,6 @@ std::string printable(std::string_view text) {
 // Skip reasons, the keys of ReadStats::skipped.
 constexpr const char* kBadPeakLine = "bad peak line";
 constexpr const char* kBadPepmass = "bad PEPMASS";
-constexpr const char* kBadCharge = kSkipBadCharge;
 constexpr const char* kBadRt = "bad RTINSECONDS";
 constexpr const char* kBadScans = "bad SCANS";
 constexpr const char* kMissingPepmass = "missing PEPMASS";

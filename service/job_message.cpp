@@ -121,7 +121,9 @@ class MessageReader {
          }},
         {"fragment_tol",
          [this, &s](const JsonValue& v, const std::string& p) {
-           s.fragment_tolerance = get_tolerance(v, p, kFragmentToleranceLimits, warnings_);
+           s.fragment_tolerance = get_tolerance(
+               v, p, options_.stored_job ? kPrecursorToleranceLimits : kFragmentToleranceLimits,
+               warnings_);
          }},
         {"isotope_errors",
          [&s](const JsonValue& v, const std::string& p) {
@@ -493,8 +495,10 @@ class MessageReader {
     std::vector<std::string> variable_keys = sage_variable_keys_;
     variable_keys.insert(variable_keys.end(), named_variable_keys_.begin(),
                          named_variable_keys_.end());
-    check_variable_same_as_fixed(d.fixed_modifications, fixed_keys, d.variable_modifications,
-                                 variable_keys);
+    if (!options_.stored_job) {
+      check_variable_same_as_fixed(d.fixed_modifications, fixed_keys, d.variable_modifications,
+                                   variable_keys);
+    }
     // A modification given by mass gets the Unimod name and accession of the one entry at its
     // sites and mass (scoring/unimod.hpp), so that results say UNIMOD:4, not +57.021464.
     for (auto* list : {&d.fixed_modifications, &d.variable_modifications}) {

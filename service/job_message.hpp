@@ -55,6 +55,12 @@ struct JobMessageOptions {
   // When non-empty (ionflow serve), the peptide-index cache lives here for every job; a
   // message's index_cache_directory is then ignored with a warning.
   std::string forced_index_cache_directory;
+  // Re-reading the effective parameters of a job accepted earlier (ionflow serve at job start
+  // and in its spectrum view, a scorer node): the submission rules a version may add (the
+  // fragment_tol bounds of +-2 Da / +-1000 ppm; variable modifications of 0 Da, given twice or
+  // equal to a fixed one) are not applied again, so that a stored job of an earlier version
+  // still runs and shows.
+  bool stored_job = false;
 };
 
 struct ParsedJob {

@@ -79,16 +79,19 @@ void check_variable_same_as_fixed(const std::vector<Modification>& fixed,
 struct ToleranceLimits {
   double ppm = 0.0;
   double da = 0.0;
-  const char* why = "";  // appended to the refusal
+  const char* why_ppm = "";  // appended to the refusal of a ppm window
+  const char* why_da = "";   // and of a Da window
 };
 // Precursor windows: +-100,000 ppm (10%) and +-5,000 Da are far beyond any real search, open
 // searches included (a window of +-1e6 ppm reaches mass 0 and ran for minutes finding nothing).
-inline constexpr ToleranceLimits kPrecursorToleranceLimits{1e5, 5e3, ""};
+inline constexpr ToleranceLimits kPrecursorToleranceLimits{1e5, 5e3, "", ""};
 // Fragment windows: +-1,000 ppm and +-2 Da. Ion-trap searches use 0.4-1.0 Da (X!Tandem's 0.4,
-// Comet's 1.0005 bins); wider windows match every peak (measured on the BSA1 demo: +-1 Da 13
-// PSMs at 1% FDR, +-2 Da 17, +-5 Da and wider none).
+// Comet's 1.0005 bins), Orbitrap and TOF fragments 10-50 ppm; wider windows match every peak
+// (measured on the BSA1 demo: +-1 Da 13 PSMs at 1% FDR, +-2 Da 17, +-5 Da and wider none).
 inline constexpr ToleranceLimits kFragmentToleranceLimits{
-    1e3, 2.0, " (a wider fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)"};
+    1e3, 2.0,
+    " (a wider fragment window matches every peak; high-resolution searches use 10-20 ppm)",
+    " (a wider fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)"};
 
 Tolerance get_tolerance(const JsonValue& v, const std::string& path, const ToleranceLimits& limits,
                         std::vector<std::string>& warnings);

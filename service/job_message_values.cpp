@@ -267,7 +267,7 @@ Tolerance get_tolerance(const JsonValue& v, const std::string& path, const Toler
     fail(p, "bounds must lie within +-" + std::to_string(static_cast<long long>(limit)) +
                 (t.unit == Tolerance::Unit::kPpm ? " ppm" : " Da") + ", got [" +
                 to_json(JsonValue(t.lower)) + ", " + to_json(JsonValue(t.upper)) + "]" +
-                limits.why);
+                (t.unit == Tolerance::Unit::kPpm ? limits.why_ppm : limits.why_da));
   }
   if (t.lower > t.upper) {
     fail(p, "lower " + to_json(JsonValue(t.lower)) + " > upper " + to_json(JsonValue(t.upper)) +

@@ -151,6 +151,7 @@ void Scheduler::run_job(const JobRecord& record) {
   try {
     JobMessageOptions options;
     options.data_roots = options_.data_roots;
+    options.stored_job = true;
     options.forced_output_directory = output_directory(id);
     options.forced_index_cache_directory = options_.index_cache_directory;
     parsed = parse_job_message(record.effective_json, unimod_, options);

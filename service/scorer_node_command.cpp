@@ -77,6 +77,7 @@ std::shared_ptr<const JobScoring> rebuild_job_scoring(const RemoteJobSetup& setu
   }
   Unimod unimod;
   JobMessageOptions message_options;
+  message_options.stored_job = true;  // the coordinator accepted the job
   message_options.check_inputs = false;
   JobSpec spec = parse_job_message(setup.effective_parameters_json, unimod, message_options).spec;
   TemporaryFasta fasta(setup.fasta_bytes);

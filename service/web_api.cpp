@@ -178,6 +178,7 @@ struct WebApi::Impl {
     try {
       JobMessageOptions opts;
       opts.check_inputs = false;
+      opts.stored_job = true;
       opts.data_roots = options.data_roots;
       opts.forced_output_directory = fs::path(result_path(record, "results.tsv")).parent_path();
       const ParsedJob job = parse_job_message(record.effective_json, unimod, opts);

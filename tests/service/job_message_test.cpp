@@ -500,7 +500,15 @@ TEST(JobMessage, ModificationResiduesAndToleranceBoundsAreCheckedAtOnce) {
             "fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)");
   EXPECT_EQ(error_of(with(R"("fragment_tol": {"ppm": [-1500, 20]})")),
             "fragment_tol.ppm: bounds must lie within +-1000 ppm, got [-1500.0, 20.0] (a wider "
-            "fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)");
+            "fragment window matches every peak; high-resolution searches use 10-20 ppm)");
+  // A stored job of an earlier version (ionflow serve re-reads its effective parameters at job
+  // start and in the spectrum view) keeps the rules it was accepted by.
+  JobMessageOptions stored;
+  stored.stored_job = true;
+  EXPECT_NO_THROW(
+      parse_job_message(with(R"("fragment_tol": {"da": [-10, 10]})"), unimod(), stored));
+  EXPECT_NO_THROW(
+      parse_job_message(job_db(R"("variable_mods": {"M": [0.0, 15.9949]})"), unimod(), stored));
   EXPECT_NO_THROW(
       parse_job_message(with(R"("fragment_tol": {"da": [-1.0005, 1.0005]})"), unimod()));
   EXPECT_NO_THROW(parse_job_message(with(R"("precursor_tol": {"da": [-500, 500]})"), unimod()));

@@ -86,9 +86,18 @@ bool is_marker(std::string_view line, std::string_view first_word) {
 }
 
 // Parses a double at p (an optional leading '+' is accepted); advances p. NaN and infinities
-// are numbers here (a peak list may hold them; peak_checks.hpp drops and counts them), and so
-// are values beyond the double range (from_chars_saturating: "1e400" is infinite).
+// are numbers here (a peak list may hold them; peak_checks.hpp drops and counts them).
 bool parse_any_double(const char*& p, const char* end, double& value) {
+  if (p < end && *p == '+') ++p;
+  auto [next, ec] = std::from_chars(p, end, value);
+  if (ec != std::errc()) return false;
+  p = next;
+  return true;
+}
+
+// As parse_any_double, for a peak's m/z or intensity: values beyond the double range saturate
+// (from_chars_saturating: "1e400" is infinite, so its peak is dropped like "inf").
+bool parse_peak_double(const char*& p, const char* end, double& value) {
   if (p < end && *p == '+') ++p;
   auto [next, ec] = from_chars_saturating(p, end, value);
   if (ec != std::errc()) return false;
@@ -366,7 +375,7 @@ class MgfReader final : public SpectrumReader {
     const char* p = s.data();
     const char* end = p + s.size();
     double mz = 0.0;
-    if (!parse_any_double(p, end, mz)) {
+    if (!parse_peak_double(p, end, mz)) {
       if (bad_ == nullptr) set_bad(kBadPeakLine);
       return;
     }
@@ -379,7 +388,7 @@ class MgfReader final : public SpectrumReader {
       }
       p = skip_blanks(p, end);
       if (p < end) {
-        if (!parse_any_double(p, end, intensity) || (p < end && !is_space(*p))) {
+        if (!parse_peak_double(p, end, intensity) || (p < end && !is_space(*p))) {
           if (bad_ == nullptr) set_bad(kBadPeakLine);
           return;
         }

@@ -36,9 +36,16 @@ size_t split_fields(std::string_view line, std::string_view* fields, size_t max)
   return n;
 }
 
-// A whole field as a number (a leading '+' allowed); non-finite values are parsed too, and
-// values beyond the double range saturate (from_chars_saturating: "1e400" is infinite).
+// A whole field as a number (a leading '+' allowed); non-finite values are parsed too.
 bool parse_number(std::string_view text, double& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// As parse_number, for a peak's m/z or intensity: values beyond the double range saturate
+// (from_chars_saturating: "1e400" is infinite, so its peak is dropped like "inf").
+bool parse_peak_number(std::string_view text, double& out) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   const auto [end, ec] = from_chars_saturating(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size();
@@ -195,7 +202,7 @@ class Ms2Reader final : public SpectrumReader {
     const size_t n = split_fields(s, f, 3);
     double mz = 0.0;
     double intensity = 1.0;
-    if (!parse_number(f[0], mz) || (n >= 2 && !parse_number(f[1], intensity))) {
+    if (!parse_peak_number(f[0], mz) || (n >= 2 && !parse_peak_number(f[1], intensity))) {
       return set_bad("bad peak line");
     }
     if (n == 1) note_problem(stats_, kPeakWithoutIntensity, 1, "line " + std::to_string(line_no_));

@@ -85,6 +85,22 @@ bool is_marker(std::string_view line, std::string_view first_word) {
   return iequals(trim(rest), "IONS");
 }
 
+// Whether `text` (blanks trimmed, not empty) reads as an MGF line: BEGIN IONS, END IONS, a
+// KEY=value parameter or a peak line (for refuse_cr_line_ends: text after a CR that reads so
+// means CR line ends; "TITLE=a\rb" keeps its CR as before).
+bool reads_as_mgf_line(std::string_view text) {
+  if (is_marker(text, "BEGIN") || is_marker(text, "END")) return true;
+  if (is_digit(text[0]) || text[0] == '.') return true;
+  const size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  for (char c : text.substr(0, eq)) {
+    if (!is_digit(c) && !(c >= 'A' && c <= 'Z') && !(c >= 'a' && c <= 'z') && c != '_') {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Parses a double at p (an optional leading '+' is accepted); advances p. NaN and infinities
 // are numbers here (a peak list may hold them; peak_checks.hpp drops and counts them).
 bool parse_any_double(const char*& p, const char* end, double& value) {
@@ -233,8 +249,8 @@ class MgfReader final : public SpectrumReader {
   void append_carry(std::string_view part) {
     if (carry_.size() + part.size() > kMaxLineBytes) {
       // CR-only line ends longer than a line may be (from the start, or after LF ones): say so.
-      refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
-      refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, part);
+      refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_, reads_as_mgf_line);
+      refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, part, reads_as_mgf_line);
       throw ParseError(file_name_, offset_, line_no_ + 1,
                        "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
     }
@@ -250,7 +266,7 @@ class MgfReader final : public SpectrumReader {
     // ends from the start, or after LF ones (a file that switched lost its later spectra as
     // lines outside a block), are refused at their first line.
     if (cr_seen_ && std::memchr(raw.data(), '\r', raw.size()) != nullptr) {
-      refuse_cr_line_ends(file_name_, offset_, line_no_, raw);
+      refuse_cr_line_ends(file_name_, offset_, line_no_, raw, reads_as_mgf_line);
     }
     if (!s.empty() && s[0] != '#' && s[0] != ';' && s[0] != '!' && s[0] != '/') dispatch(s);
     offset_ += length;

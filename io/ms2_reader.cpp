@@ -36,6 +36,17 @@ size_t split_fields(std::string_view line, std::string_view* fields, size_t max)
   return n;
 }
 
+// Whether `text` (blanks trimmed, not empty) reads as an MS2 line: a record tag H, S, Z, I or D
+// and a blank, or a peak line (for refuse_cr_line_ends, as in MGF).
+bool reads_as_ms2_line(std::string_view text) {
+  const char tag = text[0];
+  if (text.size() >= 2 && (tag == 'H' || tag == 'S' || tag == 'Z' || tag == 'I' || tag == 'D') &&
+      (text[1] == '\t' || text[1] == ' ')) {
+    return true;
+  }
+  return (tag >= '0' && tag <= '9') || tag == '.';
+}
+
 // A whole field as a number (a leading '+' allowed); non-finite values are parsed too.
 bool parse_number(std::string_view text, double& out) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
@@ -69,8 +80,8 @@ class Ms2Reader final : public SpectrumReader {
       if (nl == std::string_view::npos) {
         if (carry_.size() + block.size() > kMaxLineBytes) {
           // CR-only line ends longer than a line may be (from the start, or after LF ones).
-          refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_);
-          refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, block);
+          refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, carry_, reads_as_ms2_line);
+          refuse_cr_line_ends(file_name_, offset_, line_no_ + 1, block, reads_as_ms2_line);
           throw ParseError(file_name_, offset_, line_no_ + 1,
                            "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
         }
@@ -93,11 +104,10 @@ class Ms2Reader final : public SpectrumReader {
   // the readers' "file ends early" warning, as a cut MGF block is. Writers end every line.
   void finish(std::vector<RawSpectrum>& out) override {
     out_ = &out;
-    const bool cut = !carry_.empty();
-    if (cut) {
-      line(carry_, carry_.size());
-      carry_.clear();
-    }
+    // Blanks after the last LF (the CR of LF CR line ends) are no cut line.
+    const bool cut = std::any_of(carry_.begin(), carry_.end(), [](char c) { return !is_blank(c); });
+    if (cut) line(carry_, carry_.size());
+    carry_.clear();
     if (open_ && cut) {
       set_bad(kSkipTruncated);
       note_problem(stats_, kFileEndsEarly, 1, "line " + std::to_string(line_no_));
@@ -113,7 +123,7 @@ class Ms2Reader final : public SpectrumReader {
     if (line_no_ == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
     // Any line holding a CR: CR-only line ends, from the start or after LF ones (as in MGF).
     if (cr_seen_ && std::memchr(raw.data(), '\r', raw.size()) != nullptr) {
-      refuse_cr_line_ends(file_name_, offset_, line_no_, raw);
+      refuse_cr_line_ends(file_name_, offset_, line_no_, raw, reads_as_ms2_line);
     }
     while (!raw.empty() && is_blank(raw.back())) raw.remove_suffix(1);
     size_t b = 0;

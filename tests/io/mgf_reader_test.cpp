@@ -524,6 +524,29 @@ TEST(MgfReader, LineEndsSwitchingToCarriageReturnsAreRefusedWhereTheySwitch) {
   }
 }
 
+// A reviewer's catch: checking every line holding a CR refused files the reader had read — LF CR
+// line ends, a CR inside a TITLE or a comment. Only a CR between text and text that reads as
+// an MGF line (BEGIN/END IONS, KEY=value, a peak) means CR line ends.
+TEST(MgfReader, CarriageReturnsInsideValuesOrAfterLineFeedsStillRead) {
+  const std::string lf = "BEGIN IONS\nTITLE=a\nPEPMASS=500.25\n100.5 10\nEND IONS\n";
+  std::string lfcr;
+  for (char c : lf) lfcr += c == '\n' ? std::string("\n\r") : std::string(1, c);
+  Parsed p = parse(lfcr);
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].native_id, "a");
+  p = parse("#written by X\rY\n" + lf +
+            "BEGIN IONS\nTITLE=foo\rbar\nPEPMASS=600.25\n200.5 10\nEND IONS\n");
+  ASSERT_EQ(p.spectra.size(), 2u);
+  EXPECT_EQ(p.spectra[1].native_id, "foo\rbar");
+  // A CR before a parameter is a line end: refused at that line.
+  try {
+    parse(lf + "BEGIN IONS\nTITLE=b\rPEPMASS=600.25\n200.5 10\nEND IONS\n");
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 7u);
+  }
+}
+
 TEST(MgfReader, BadFileLevelChargeThrows) {
   auto reader = make_mgf_reader("x.mgf", 0);
   std::vector<RawSpectrum> out;

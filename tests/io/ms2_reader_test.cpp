@@ -174,6 +174,16 @@ TEST(Ms2Reader, LineEndsSwitchingToCarriageReturnsAreRefusedWhereTheySwitch) {
   }
 }
 
+// A reviewer's catch: LF CR line ends and a CR inside a comment read as before.
+TEST(Ms2Reader, CarriageReturnsInsideValuesOrAfterLineFeedsStillRead) {
+  const auto got = read_ms2(
+      "H\tCreationDate\tx\n\rS\t1\t1\t500.25\n\rI\tComment\tfoo\rbar\n\rZ\t2\t999.49\n\r"
+      "100.5 10\n\r200.5 20\n\r",
+      1 << 20);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].mz, (std::vector<double>{100.5, 200.5}));
+}
+
 TEST(Ms2Reader, CarriageReturnsBeforeTheLineFeedReadAsBefore) {
   ReadStats stats;
   const auto got = read_ms2(

@@ -125,13 +125,8 @@ void MzmlSpectrumBuilder::isolation_window_term(int ms_accession, std::string_vi
 void MzmlSpectrumBuilder::selected_ion_term(int ms_accession, std::string_view value) {
   switch (ms_accession) {
     case kSelectedIonMz:
-      // A value given but not a number >= 0 is not taken as missing: the isolation target
-      // would be searched as a precursor the file does not give.
-      if (!parse_double(value, selected_mz_) || !(selected_mz_ >= 0.0) ||
-          !std::isfinite(selected_mz_)) {
-        selected_mz_ = 0.0;
-        fail(kSkipInvalidSelectedIonMz);
-      }
+      // Not taken as missing when invalid: the isolation target would be searched in its place.
+      if (!parse_precursor_mz(value, selected_mz_)) fail(kSkipInvalidPrecursorMz);
       break;
     case kChargeState:
       charge_term(value, false);

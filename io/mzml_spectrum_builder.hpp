@@ -20,8 +20,8 @@
 // No exceptions for bad values: an unparsable number is treated as missing, except where a guess
 // would search the spectrum as something the file does not say: an ms level that is not a whole
 // number in 1-99 skips it (kSkipInvalidMsLevel, peak_checks.hpp), as does a selected ion m/z
-// that is not a finite number >= 0 (kSkipInvalidSelectedIonMz; the isolation target is not
-// searched in its place). Plain state, reused for every spectrum of a file; not thread-safe.
+// that is not empty and not a finite number >= 0 (kSkipInvalidPrecursorMz; the isolation target
+// is not searched in its place). Plain state, reused for every spectrum of a file; not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -45,8 +45,6 @@ const char* activation_name(int ms_accession);
 
 // Scan number from a native id as described above, or -1.
 int64_t scan_number_from_native_id(std::string_view native_id);
-
-inline constexpr const char* kSkipInvalidSelectedIonMz = "invalid selected ion m/z";
 
 class MzmlSpectrumBuilder {
  public:

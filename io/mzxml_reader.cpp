@@ -397,7 +397,11 @@ class MzxmlReader final : public SpectrumReader {
   void end_precursor() {
     in_precursor_ = false;
     double mz = 0.0;
-    if (parse_double(text_, mz)) scans_.back().spectrum.precursor_mz = mz;
+    if (parse_precursor_mz(text_, mz)) {
+      scans_.back().spectrum.precursor_mz = mz;
+    } else {
+      fail(scans_.back(), kSkipInvalidPrecursorMz);
+    }
   }
 
   void start_peaks(const XML_Char** atts) {

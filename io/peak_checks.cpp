@@ -9,6 +9,17 @@
 
 namespace ionflow {
 
+bool parse_precursor_mz(std::string_view text, double& mz) {
+  if (trim_blanks(text).empty()) {
+    mz = 0.0;
+    return true;
+  }
+  double value = 0.0;
+  if (!parse_whole_double(text, value) || !std::isfinite(value) || value < 0.0) return false;
+  mz = value;
+  return true;
+}
+
 bool parse_ms_level(std::string_view text, int& level) {
   int64_t value = 0;
   if (!parse_whole_int(text, value) || value < 1 || value > 99) return false;

@@ -27,6 +27,14 @@ inline constexpr const char* kSkipNoPeaks = "no peaks";
 // An MS level that is not a whole number in 1-99 ("two", "2.0", "-1"): the spectrum's kind is
 // unknown, so it is not guessed to be MS2 (mzML ms level, mzXML msLevel).
 inline constexpr const char* kSkipInvalidMsLevel = "invalid MS level";
+// A precursor m/z given but not a finite number >= 0 (mzML selected ion m/z, mzXML precursorMz:
+// "nan", "-445.1", "445.1x"): not taken as missing, for the isolation target would be searched
+// in its place (mzML) or the spectrum lost as having none (mzXML). An empty value is missing.
+inline constexpr const char* kSkipInvalidPrecursorMz = "invalid precursor m/z";
+
+// Reads a precursor m/z value as above: true with `mz` set (0 when empty or blank), false for an
+// invalid one.
+bool parse_precursor_mz(std::string_view text, double& mz);
 
 // The most peaks a spectrum may declare or decode to: 4,194,304 (2^22). An MS2 spectrum, even in
 // profile mode, has far fewer (Orbitrap profile MS2: 10^4-10^5 points); the bound keeps a small

@@ -125,8 +125,8 @@ TEST(MzmlSpectrumBuilder, NumbersWithTrailingTextAreMissing) {
 }
 
 // A hostile check: a selected ion m/z of NaN was taken as missing and the isolation target
-// searched in its place. A value that is not a finite number >= 0 skips the spectrum; 0 and an
-// absent value still fall back to the isolation target.
+// searched in its place. A value that is not a finite number >= 0 skips the spectrum; 0, an
+// empty and an absent value still fall back to the isolation target.
 TEST(MzmlSpectrumBuilder, InvalidSelectedIonMzSkipsTheSpectrum) {
   auto precursor_of = [](const char* selected, RawSpectrum& s) {
     MzmlSpectrumBuilder b;
@@ -143,7 +143,7 @@ TEST(MzmlSpectrumBuilder, InvalidSelectedIonMzSkipsTheSpectrum) {
   };
   RawSpectrum s;
   for (const char* bad : {"nan", "NaN", "inf", "-445.1", "445.1x", "abc", "1e400"}) {
-    EXPECT_EQ(precursor_of(bad, s), "invalid selected ion m/z") << bad;
+    EXPECT_EQ(precursor_of(bad, s), "invalid precursor m/z") << bad;
   }
   ASSERT_EQ(precursor_of("445.2", s), "");
   EXPECT_DOUBLE_EQ(s.precursor_mz, 445.2);
@@ -151,8 +151,9 @@ TEST(MzmlSpectrumBuilder, InvalidSelectedIonMzSkipsTheSpectrum) {
   EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
   ASSERT_EQ(precursor_of(nullptr, s), "");
   EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
+  ASSERT_EQ(precursor_of(" ", s), "");  // an empty value is missing, as before
+  EXPECT_DOUBLE_EQ(s.precursor_mz, 445.12);
 }
-
 
 }  // namespace
 }  // namespace ionflow

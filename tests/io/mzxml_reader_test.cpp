@@ -221,6 +221,21 @@ TEST(MzxmlReader, AnInvalidMsLevelSkipsTheScan) {
   EXPECT_EQ(stats.skipped, (std::map<std::string, uint64_t>{{"invalid MS level", 1}}));
 }
 
+// A reviewer's catch: a precursorMz of "nan" or "-500.25" was "no precursor m/z" here and
+// "invalid selected ion m/z" in mzML. One reason now, for both.
+TEST(MzxmlReader, AnInvalidPrecursorMzSkipsTheScanAsInMzml) {
+  ReadStats stats;
+  std::string text;
+  for (const char* bad : {"nan", "-500.25", "500.25x"}) {
+    std::string s = scan(1, "2");
+    s.replace(s.find("500.25"), 6, bad);
+    text += s;
+  }
+  const auto got = read_all(document(text + scan(4, "2")), 1 << 20, &stats);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(stats.skipped, (std::map<std::string, uint64_t>{{"invalid precursor m/z", 3}}));
+}
+
 TEST(MzxmlReader, BadChargesAndValuesAreSkippedWithTheSharedReasons) {
   ReadStats stats;
   const auto got = read_all(

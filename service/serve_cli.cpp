@@ -7,7 +7,7 @@ void add_http_options(CLI::App* sv, ServeOptions& serve) {
   sv->add_option("--data-dir", serve.data_dir, "Directory for the job database and job results")
       ->required();
   sv->add_option("--listen", serve.listen,
-                 "Address to listen on, HOST:PORT (port 0 = any free port)")
+                 "Address to listen on, HOST:PORT ([::1]:PORT for IPv6; port 0 = any free port)")
       ->capture_default_str();
   sv->add_option(
       "--data-root", serve.data_roots,

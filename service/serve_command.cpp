@@ -49,11 +49,16 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// HOST:PORT; an IPv6 address may be bracketed as in a URL ("[::1]:8080", RFC 3986 3.2.2), and
+// is given to the socket layer without its brackets.
 void split_listen(const std::string& listen, std::string& host, int& port) {
   const auto colon = listen.rfind(':');
   bool ok = colon != std::string::npos && colon != 0;
   if (ok) {
     host = listen.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+      host = host.substr(1, host.size() - 2);
+    }
     try {
       size_t used = 0;
       port = std::stoi(listen.substr(colon + 1), &used);

@@ -5,6 +5,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "serve_support.hpp"
@@ -168,6 +173,24 @@ TEST(ServeOptions, SecondServerOnTheSamePortOrDataDirectoryExits2) {
                                 " --listen 127.0.0.1:" + std::to_string(port);
   EXPECT_EQ(run(same_port, output), 2);
   EXPECT_EQ(output, "ionflow serve: cannot bind 127.0.0.1:" + std::to_string(port) +
+                        ": Address already in use\n");
+  // A bracketed IPv6 address, as in a URL, is that address (a reviewer found "[::1]:PORT" refused
+  // as a host that does not resolve): a port held on ::1 is named in use, as for 127.0.0.1.
+  const int v6 = ::socket(AF_INET6, SOCK_STREAM, 0);
+  ASSERT_GE(v6, 0);
+  sockaddr_in6 address{};
+  address.sin6_family = AF_INET6;
+  address.sin6_addr = in6addr_loopback;
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(v6, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(v6, 1), 0);
+  ASSERT_EQ(::getsockname(v6, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const int v6_port = ntohs(address.sin6_port);
+  const std::string on_v6 = "timeout 30 " + kIonflow + " serve --data-dir " +
+                            other.path().string() + " --listen [::1]:" + std::to_string(v6_port);
+  EXPECT_EQ(run(on_v6, output), 2);
+  ::close(v6);
+  EXPECT_EQ(output, "ionflow serve: cannot bind ::1:" + std::to_string(v6_port) +
                         ": Address already in use\n");
   // A host that does not resolve says so (a stop-28 leftover: "cannot bind" alone).
   const std::string no_host = "timeout 30 " + kIonflow + " serve --data-dir " +

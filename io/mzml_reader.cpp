@@ -462,7 +462,9 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
             ms1_filter_.file_offset(start_byte_ < 0 ? 0 : static_cast<uint64_t>(start_byte_));
         spectrum_line_ = ms1_filter_.file_line(
             start_byte_ < 0 ? 0 : static_cast<uint64_t>(start_byte_), start_line_);
-        builder_.begin(atts.value_or_empty("id"), parse_count(atts.find("defaultArrayLength")));
+        const std::string_view* default_length = atts.find("defaultArrayLength");
+        builder_.begin(atts.value_or_empty("id"), parse_count(default_length));
+        default_length_invalid_ = default_length != nullptr && builder_.default_array_length() < 0;
         in_spectrum_ = true;
         precursors_ = 0;
         break;
@@ -606,8 +608,9 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
       return;
     }
     const int64_t length = array_length_ >= 0 ? array_length_ : builder_.default_array_length();
-    if (length < 0) {
-      builder_.fail("no defaultArrayLength");
+    if (length < 0) {  // "-5", "3.0": invalid, not missing (a hostile check's "-5")
+      builder_.fail(default_length_invalid_ ? "invalid defaultArrayLength"
+                                            : "no defaultArrayLength");
       return;
     }
     const char* error = nullptr;
@@ -697,6 +700,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   MzmlSpectrumBuilder builder_;
   int array_kind_ = 0;  // kMzArray, kIntensityArray or 0 (another array: not decoded)
   int64_t array_length_ = -1;
+  bool default_length_invalid_ = false;  // the spectrum's defaultArrayLength given but invalid
   BinaryArrayEncoding encoding_;
   Base64Decoder base64_;
   bool base64_ok_ = true;

@@ -458,6 +458,18 @@ TEST(MzmlReader, DefaultArrayLengthMismatchSkips) {
   expect_spectrum(r.spectra[1], kBsa2446);
 }
 
+// A hostile check: defaultArrayLength="-5" was reported as "no defaultArrayLength".
+TEST(MzmlReader, AnInvalidDefaultArrayLengthIsNamedSo) {
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  for (const char* bad : {"-5", "14.0", "x"}) {
+    const ReadResult r = read_mzml(replace_once(good, "defaultArrayLength=\"14\"",
+                                                std::string("defaultArrayLength=\"") + bad + "\""));
+    EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"invalid defaultArrayLength", 1}}))
+        << bad;
+    EXPECT_EQ(r.spectra.size(), 2u);
+  }
+}
+
 std::string drop_line_containing(std::string s, const std::string& needle, size_t from = 0) {
   const size_t at = s.find(needle, from);
   EXPECT_NE(at, std::string::npos) << needle;

@@ -104,46 +104,73 @@ std::pair<int, int> get_int_range(const JsonValue& v, const std::string& path, i
   return {lo, hi};
 }
 
+namespace {
+
+// Sage keys given at too high a level: the level ("" = the top, "database") and the key's full
+// path ("fasta" at the top is "database.fasta", "missed_cleavages" in database is
+// "database.enzyme.missed_cleavages").
+struct DeeperKey {
+  std::string_view level, full;
+};
+constexpr DeeperKey kDeeperKeys[] = {
+    {"", "database.fasta"},
+    {"", "database.static_mods"},
+    {"", "database.variable_mods"},
+    {"", "database.decoy_tag"},
+    {"", "database.generate_decoys"},
+    {"", "database.max_variable_mods"},
+    {"", "database.peptide_min_mass"},
+    {"", "database.peptide_max_mass"},
+    {"", "database.enzyme.missed_cleavages"},
+    {"", "database.enzyme.min_len"},
+    {"", "database.enzyme.max_len"},
+    {"database", "database.enzyme.missed_cleavages"},
+    {"database", "database.enzyme.min_len"},
+    {"database", "database.enzyme.max_len"},
+    {"database", "database.enzyme.cleave_at"},
+    {"database", "database.enzyme.restrict"},
+    {"database", "database.enzyme.c_terminal"},
+    {"database", "database.enzyme.semi_enzymatic"},
+};
+
+// The key to suggest for the unknown `name` at `path`, or "": a deeper key of that exact name;
+// else the closest key of this level, within a third of the name's length in edits (at least
+// 2), or one that the name starts with ("precursor_tolerance" -> "precursor_tol"); else the
+// closest deeper key ("database.missed_cleavage" -> "database.enzyme.missed_cleavages").
+std::string_view suggestion(const std::string& path, std::string_view name,
+                            const std::vector<Key>& keys) {
+  std::vector<std::string_view> deeper_names;
+  std::vector<std::string_view> deeper_full;
+  for (const DeeperKey& d : kDeeperKeys) {
+    if (d.level != path) continue;
+    const std::string_view last = d.full.substr(d.full.rfind('.') + 1);
+    if (last == name) return d.full;
+    deeper_names.push_back(last);
+    deeper_full.push_back(d.full);
+  }
+  std::vector<std::string_view> names;
+  for (const auto& k : keys) names.push_back(k.name);
+  if (std::string_view best = closest_name(name, names); !best.empty()) return best;
+  for (const auto& k : keys) {
+    if (k.name.size() >= 4 && name.substr(0, k.name.size()) == k.name) return k.name;
+  }
+  const std::string_view deeper = closest_name(name, deeper_names);
+  for (size_t i = 0; i < deeper_names.size(); ++i) {
+    if (deeper_names[i] == deeper && !deeper.empty()) return deeper_full[i];
+  }
+  return {};
+}
+
+}  // namespace
+
 void walk_object(const JsonValue& v, const std::string& path, const std::vector<Key>& keys) {
   if (!v.is_object()) fail(path, "expected object, got " + got(v));
   for (const auto& [name, value] : v.as_object()) {
     std::string member_path = join_path(path, name);
     auto it = std::find_if(keys.begin(), keys.end(),
                            [&key = name](const Key& k) { return k.name == key; });
-    if (it == keys.end()) {
-      std::string message = "unknown key";
-      // Suggest the closest known key: within a third of the name's length in edits (at least
-      // 2), or one that the name starts with ("precursor_tolerance" -> "precursor_tol").
-      // Sage keys given at the wrong level ("fasta" at the top instead of "database.fasta").
-      static const std::map<std::string_view, std::string_view> kNested = {
-          {"fasta", "database.fasta"},
-          {"static_mods", "database.static_mods"},
-          {"variable_mods", "database.variable_mods"},
-          {"decoy_tag", "database.decoy_tag"},
-          {"generate_decoys", "database.generate_decoys"},
-          {"max_variable_mods", "database.max_variable_mods"},
-          {"peptide_min_mass", "database.peptide_min_mass"},
-          {"peptide_max_mass", "database.peptide_max_mass"},
-          {"missed_cleavages", "database.enzyme.missed_cleavages"},
-          {"min_len", "database.enzyme.min_len"},
-          {"max_len", "database.enzyme.max_len"},
-      };
-      if (auto nested = kNested.find(name); path.empty() && nested != kNested.end()) {
-        fail(member_path, message + did_you_mean(nested->second));
-      }
-      std::vector<std::string_view> names;
-      for (const auto& k : keys) names.push_back(k.name);
-      std::string_view best = closest_name(name, names);
-      if (best.empty()) {
-        for (const auto& k : keys) {
-          if (k.name.size() >= 4 && std::string_view(name).substr(0, k.name.size()) == k.name) {
-            best = k.name;
-            break;
-          }
-        }
-      }
-      fail(member_path, message + did_you_mean(best));
-    }
+    if (it == keys.end())
+      fail(member_path, "unknown key" + did_you_mean(suggestion(path, name, keys)));
     if (value.is_null()) continue;
     it->handle(value, member_path);
   }

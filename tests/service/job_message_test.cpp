@@ -324,6 +324,15 @@ TEST(JobMessage, UnknownKeysAreErrorsWithASuggestion) {
             "database.enzyme.misssed_cleavages: unknown key; did you mean \"missed_cleavages\"?");
   EXPECT_EQ(error_of(job(R"("precursor_tol": {"mda": [-1, 1]})")),
             "precursor_tol.mda: unknown key; expected \"ppm\" or \"da\"");
+  // A new user's catch: an enzyme key in "database", misspelt or not, got no suggestion.
+  EXPECT_EQ(error_of(job_db(R"("missed_cleavage": 1)")),
+            "database.missed_cleavage: unknown key; did you mean "
+            "\"database.enzyme.missed_cleavages\"?");
+  EXPECT_EQ(error_of(job_db(R"("semi_enzymatic": true)")),
+            "database.semi_enzymatic: unknown key; did you mean "
+            "\"database.enzyme.semi_enzymatic\"?");
+  EXPECT_EQ(error_of(job_db(R"("decoy_tg": "rev_")")),
+            "database.decoy_tg: unknown key; did you mean \"decoy_tag\"?");
 }
 
 TEST(JobMessage, BoundsInTheWrongOrderAreErrors) {

@@ -226,13 +226,17 @@ class MgfReader final : public SpectrumReader {
 
   void finish(std::vector<RawSpectrum>& out) override {
     out_ = &out;
-    if (!carry_.empty()) {
-      line(carry_, carry_.size());  // last line without a newline
+    if (!carry_.empty()) {  // a last line without a newline
+      if (state_ == State::kInBlock && !is_marker(trim(carry_), "END")) {
+        ++line_no_;  // inside a block, the line the file was cut in: not read as a peak
+      } else {
+        line(carry_, carry_.size());
+      }
       carry_.clear();
     }
-    if (state_ == State::kInBlock) {
+    if (state_ == State::kInBlock) {  // both name the last line, as the MS2 reader does
       skip(kTruncated);
-      note_problem(stats_, kFileEndsEarly, 1, "line " + std::to_string(block_line_));
+      note_problem(stats_, kFileEndsEarly, 1, "line " + std::to_string(line_no_));
     } else if (state_ == State::kOrphan) {
       skip(kOutsideBlock);
     }

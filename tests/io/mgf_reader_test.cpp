@@ -401,6 +401,16 @@ TEST(MgfReader, TruncatedFileDropsOnlyThePartialSpectrum) {
   EXPECT_EQ(p.spectra[0].native_id, "whole");
   EXPECT_EQ(p.stats.skipped.at("truncated at end of file"), 1u);
   EXPECT_EQ(p.stats.spectra_seen, 2u);
+  // A new user's catch: the warning named the cut block's first line and the skip the cut line,
+  // and the cut line "200" was also counted as a peak without an intensity. Both name the cut
+  // line now, which is not read as a peak.
+  EXPECT_EQ(p.stats.first_skipped_at.at("truncated at end of file"), "line 10");
+  EXPECT_EQ(p.stats.first_problem_at.at("file ends early (truncated?)"), "line 10");
+  EXPECT_EQ(p.stats.problems.count("peak lines without an intensity (given intensity 1)"), 0u);
+  // A last END IONS without a newline ends its block.
+  p = parse("BEGIN IONS\nTITLE=a\nPEPMASS=500\n100 1\nEND IONS");
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_TRUE(p.stats.problems.empty());
 }
 
 TEST(MgfReader, EmptyInputGivesNothing) {

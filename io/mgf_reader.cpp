@@ -85,12 +85,17 @@ bool is_marker(std::string_view line, std::string_view first_word) {
   return iequals(trim(rest), "IONS");
 }
 
+// Whether the non-empty line `s` starts as a peak line does: a digit, '.', '+' or '-'.
+bool looks_like_peak(std::string_view s) {
+  return is_digit(s[0]) || s[0] == '.' || s[0] == '+' || s[0] == '-';
+}
+
 // Whether `text` (blanks trimmed, not empty) reads as an MGF line: BEGIN IONS, END IONS, a
 // KEY=value parameter or a peak line (for refuse_cr_line_ends: text after a CR that reads so
 // means CR line ends; "TITLE=a\rb" keeps its CR as before).
 bool reads_as_mgf_line(std::string_view text) {
   if (is_marker(text, "BEGIN") || is_marker(text, "END")) return true;
-  if (is_digit(text[0]) || text[0] == '.') return true;
+  if (looks_like_peak(text)) return true;
   const size_t eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0) return false;
   for (char c : text.substr(0, eq)) {
@@ -279,7 +284,7 @@ class MgfReader final : public SpectrumReader {
   void dispatch(std::string_view s) {
     switch (state_) {
       case State::kInBlock:
-        if (is_digit(s[0]) || s[0] == '.' || s[0] == '+' || s[0] == '-' || is_non_finite(s)) {
+        if (looks_like_peak(s) || is_non_finite(s)) {
           if (!bad_) peak_line(s);
         } else if (is_marker(s, "END")) {
           end_block();
@@ -331,10 +336,6 @@ class MgfReader final : public SpectrumReader {
       if (c == '=') return false;
     }
     return true;
-  }
-
-  static bool looks_like_peak(std::string_view s) {
-    return is_digit(s[0]) || s[0] == '.' || s[0] == '+' || s[0] == '-';
   }
 
   void begin_block() {

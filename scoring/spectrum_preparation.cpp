@@ -191,7 +191,8 @@ PreparedSpectrum prepare_spectrum(const RawSpectrum& spectrum, const SearchParam
     return result;
   }
   if (spectrum.precursor_mz > kMaxPrecursorMz) {
-    result.skip_reason = "precursor m/z above 100000";
+    result.skip_reason =
+        "precursor m/z above " + std::to_string(static_cast<int64_t>(kMaxPrecursorMz));
     return result;
   }
   bool charge_from_file = true;

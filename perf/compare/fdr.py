@@ -108,6 +108,21 @@ class FdrCount:
     accepted: list   # the accepted target PSMs
 
 
+def targets_above_first_decoy(psms, already_best=False):
+    """Target PSMs (best per spectrum) ranked above every decoy: what D/T accepts at any
+    threshold below 1/T, and a run's resolution, since (D+1)/T <= 0.01 needs 100 of them.
+    A target tied with a decoy is not above it.
+
+    >>> psms = [Psm(str(i), s, 'PEPK', [], d) for i, (s, d) in
+    ...         enumerate([(1, False), (2, False), (3, True), (3, False), (4, False)])]
+    >>> targets_above_first_decoy(psms)
+    2
+    """
+    best = psms if already_best else best_per_spectrum(psms)
+    first_decoy = min((p.key() for p in best if p.is_decoy), default=None)
+    return sum(1 for p in best if not p.is_decoy and (first_decoy is None or p.key() < first_decoy))
+
+
 def count_at(psms, threshold=0.01, already_best=False):
     """Applies steps 1-4 to `psms` and returns the counts at `threshold` (0.01 = 1% FDR)."""
     best = psms if already_best else best_per_spectrum(psms)

@@ -293,12 +293,14 @@ def count_engine(engine, result, ids, db):
         psms = outputs.parse_tandem_xml(result, ids, db.tag, db.suffix)
     else:
         psms, _ = outputs.parse_ionflow_tsv(result)
-    c = fdr.count_at(psms)
+    best = fdr.best_per_spectrum(psms)
+    c = fdr.count_at(best, already_best=True)
     psm_seqs = [fdr.plain_sequence(p.peptide) for p in c.accepted]
     pep_seqs = sorted(set(psm_seqs))
     out = {'evalue': {'psms': len(psm_seqs), 'peptides': len(pep_seqs),
                       'psm_entrapment': entrapment_of(db, psm_seqs),
-                      'peptide_entrapment': entrapment_of(db, pep_seqs)}}
+                      'peptide_entrapment': entrapment_of(db, pep_seqs),
+                      'above_first_decoy': fdr.targets_above_first_decoy(best, True)}}
     if engine == 'ionflow':
         own_psms, own_peps = ionflow_own(result)
         out['own_q'] = {'psms': len(own_psms), 'peptides': len(own_peps),
@@ -481,8 +483,44 @@ def print_tables(results, engines, skipped):
                 cells.append(est.text() + ('' if est.holds() else ' FAIL'))
             if cells:
                 print(f'| {db_name} | {label} | ' + ' | '.join(cells) + ' |')
+    print_below_best_peer(results, engines)
     for s in skipped:
         print(f'\n{s}')
+
+
+def print_below_best_peer(results, engines):
+    """The searches where ionflow's own q accepts fewer PSMs or peptides than the best peer,
+    with what decides them: the peer's entrapment PSMs among its accepted ones, and each
+    engine's targets ranked above its first decoy (D/T accepts exactly those on a run whose
+    second decoy comes late; (D+1)/T <= 1% needs 100)."""
+    if 'ionflow' not in engines:
+        return
+    rows = []
+    for name, per_db in results.items():
+        for db_name, r in per_db.items():
+            e = r['engines']
+            own = e.get('ionflow') and e['ionflow']['own_q']
+            peers = {x: e[x]['evalue'] for x in ('comet', 'tandem') if e.get(x)}
+            if not own or not peers:
+                continue
+            peer = max(peers, key=lambda x: (peers[x]['psms'], peers[x]['peptides']))
+            best = peers[peer]
+            if own['psms'] >= best['psms'] and own['peptides'] >= best['peptides']:
+                continue
+            ent = best['psm_entrapment']
+            ent_text = f'{ent.n_t} / {ent.n_e}' if ent else '-'
+            rows.append(f"| {name} | {db_name} | {_cell(own)} | {peer} {_cell(best)} | "
+                        f"{ent_text} | {e['ionflow']['evalue']['above_first_decoy']} / "
+                        f"{best['above_first_decoy']} |")
+    print('\n## Searches where ionflow\'s own q is below the best peer\n')
+    print('Peer entrapment: N_T / N_E of the best peer\'s accepted PSMs (entrapment proteome '
+          'in the database; - without one). Above first decoy: target PSMs ranked above the '
+          'first decoy by E-value, ionflow / the peer.\n')
+    print('| run | database | ionflow own q | best peer | peer entrapment | above first decoy |')
+    print('|---|---|---|---|---|---|')
+    for row in rows:
+        print(row)
+    print(f'\n{len(rows)} searches')
 
 
 def write_summary(work, results):

@@ -11,8 +11,9 @@ every engine searches with the same settings (perf/compare/tools.py, instrument-
 tolerances per run) and is counted the same way:
   - PSMs and peptides at 1% FDR by E-value through the common top-1 target-decoy script
     (perf/compare/fdr.py) for every engine;
-  - for ionflow also by its own q-values (results.tsv spectrum_q for PSMs, peptide_q for
-    peptides, rank-1 rows);
+  - for ionflow also by its own q-values (results.tsv spectrum_q, rank-1 rows): PSMs, and
+    peptides as distinct sequences among them, the peers' rule; and, apart, the peptides its
+    peptide-level FDR accepts (peptide_q, a stricter count the peers have no match for);
   - entrapment (perf/ident/entrapment.py): of the accepted targets, N_T from the sample and
     N_E only in the entrapment proteome, the combined estimate N_E(1+1/r)/(N_T+N_E) with its
     95% interval, at PSM and peptide level, for ionflow's own q-values and for every engine's
@@ -303,9 +304,12 @@ def count_engine(engine, result, ids, db):
                       'above_first_decoy': fdr.targets_above_first_decoy(best, True)}}
     if engine == 'ionflow':
         own_psms, own_peps = ionflow_own(result)
-        out['own_q'] = {'psms': len(own_psms), 'peptides': len(own_peps),
+        own_seqs = sorted(set(own_psms))
+        out['own_q'] = {'psms': len(own_psms), 'peptides': len(own_seqs),
                         'psm_entrapment': entrapment_of(db, own_psms),
-                        'peptide_entrapment': entrapment_of(db, own_peps)}
+                        'peptide_entrapment': entrapment_of(db, own_seqs)}
+        out['peptide_q'] = {'peptides': len(own_peps),
+                            'peptide_entrapment': entrapment_of(db, own_peps)}
     return out
 
 
@@ -424,10 +428,12 @@ def _cell(c):
 def print_tables(results, engines, skipped):
     print('## PSMs / peptides at 1% FDR\n')
     print('E-value through the common top-1 target-decoy script (perf/compare/fdr.py); '
-          'ionflow also by its own q-values (spectrum_q / peptide_q).\n')
+          'ionflow also by its own q-values (spectrum_q; peptides = distinct sequences among '
+          'the PSMs, as for the peers) and, apart, the peptides its peptide-level FDR accepts '
+          '(peptide_q <= 0.01).\n')
     head = ['run', 'database'] + [f'{e} (E-value)' for e in engines]
     if 'ionflow' in engines:
-        head.append('ionflow (own q)')
+        head += ['ionflow (own q)', 'ionflow peptide_q']
     head.append('best peer')
     print('| ' + ' | '.join(head) + ' |')
     print('|' + '---|' * len(head))
@@ -437,6 +443,8 @@ def print_tables(results, engines, skipped):
             cells = [_cell(e.get(x) and e[x]['evalue']) for x in engines]
             if 'ionflow' in engines:
                 cells.append(_cell(e.get('ionflow') and e['ionflow']['own_q']))
+                cells.append(str(e['ionflow']['peptide_q']['peptides']) if e.get('ionflow')
+                             else '-')
             peers = [e[x]['evalue'] for x in ('comet', 'tandem') if e.get(x)]
             best = max(peers, key=lambda c: (c['psms'], c['peptides'])) if peers else None
             cells.append(_cell(best))
@@ -457,28 +465,34 @@ def print_tables(results, engines, skipped):
                     continue
                 if x == 'ionflow':
                     rows.append(('ionflow own q', c['own_q']))
+                    rows.append(('ionflow peptide_q', c['peptide_q']))
                 rows.append((f'{x} E-value', c['evalue']))
             for label, c in rows:
                 cells = []
                 for key in ('psm_entrapment', 'peptide_entrapment'):
-                    est = c[key]
-                    cells.append(est.text() + ('' if est.holds() else ' FAIL'))
+                    est = c.get(key)
+                    cells.append('-' if est is None else
+                                 est.text() + ('' if est.holds() else ' FAIL'))
                 print(f'| {name} | {db_name} | {db.r:.2f} | {label} | ' + ' | '.join(cells) + ' |')
     print('\nPooled over the runs above (per database; r = the smallest of the runs):\n')
     print('| database | statistic | PSM level | peptide level |')
     print('|---|---|---|---|')
     for db_name in ('own', 'entrap'):
-        labels = [('ionflow own q', 'ionflow', 'own_q')] if 'ionflow' in engines else []
+        labels = [('ionflow own q', 'ionflow', 'own_q'),
+                  ('ionflow peptide_q', 'ionflow', 'peptide_q')] if 'ionflow' in engines else []
         labels += [(f'{x} E-value', x, 'evalue') for x in engines]
         for label, engine, kind in labels:
             cells = []
             for key in ('psm_entrapment', 'peptide_entrapment'):
-                ests = [per_db[db_name]['engines'][engine][kind][key]
+                ests = [per_db[db_name]['engines'][engine][kind].get(key)
                         for per_db in results.values()
                         if db_name in per_db and per_db[db_name]['db'].has_entrapment
                         and per_db[db_name]['engines'].get(engine)]
                 if not ests:
                     break
+                if any(e is None for e in ests):
+                    cells.append('-')
+                    continue
                 est = entrapment.pooled_estimate(ests)
                 cells.append(est.text() + ('' if est.holds() else ' FAIL'))
             if cells:

@@ -28,7 +28,9 @@
 // of the score (median 0.9; 0.6-3.3 for -log10 E alone): noisy with 12-484 decoys a run, about
 // the slope assumed; the entrapment check is what says the bound holds (perf/ident/README.md;
 // also: the runs' decoys split at random into pseudo-targets and pseudo-decoys, D/T accepts 0.97
-// pseudo-targets a run at 1%, the bound 0.001).
+// pseudo-targets a run at 1%, the bound 0.001). An open search's E-value (with the fragment
+// prefilter: the geometric mean of two estimates, spectrum_scorer.cpp) is not calibrated by
+// construction: there the bound rests on the entrapment check alone.
 // m = 2, not 1: a single outlying decoy (BSA2 with the entrapment database: best decoy 2.95,
 // next 1.95) set the bound alone and cut 23 PSMs to 7; m = 3 accepts 18 fewer of 379 PSMs (1
 // impossible PSM fewer). A run with hundreds of targets at 1% cuts where D(t) >> m:

@@ -54,7 +54,9 @@
 //                                  window's high scorers); that tail also holds relatives of the
 //                                  best peptide (its modified forms, overlapping peptides
 //                                  sharing its fragments), so it counts too many
-//    and E = sqrt(E_sample · E_tail), their geometric mean (E_sample when the tail fit fails).
+//    and E = sqrt(E_sample · E_tail), their geometric mean; E_sample alone when the tail fit
+//    fails or fewer than kFragmentTopK / 2 candidates were scored. (A first open search that
+//    fitted on the candidates alone accepted 3 PSMs on BSA1 instead of 36: perf/README.md.)
 //    Measured (perf/ident, 2026-12-05; the six searches that use it: BSA1-3 at ±1.2 Da with the
 //    entrapment proteomes, BSA1 and E. coli at ±500 Da; own-q PSMs / E-value PSMs through the
 //    common D/T script): E_sample alone 201 / 189; E_tail alone 254 / 167, but BSA1 at
@@ -165,7 +167,8 @@ struct SpectrumScorer::Impl {
   std::vector<Fragment> fragments;
   std::vector<MassWindow> windows;
   std::vector<Candidate> candidates;
-  // Null scores of each fit (top value left out): hyperscore, XCorr, combined.
+  // Null scores of each fit (top value left out): hyperscore, XCorr, combined; and, with a
+  // sampled null, the candidates' combined statistic but the best (E_tail, step 3).
   std::vector<double> null_hs, null_xc, null_combined, tail_scores;
   SurvivalFitter hs_fitter{0.1};
   SurvivalFitter xc_fitter{0.05};
@@ -351,8 +354,10 @@ struct SpectrumScorer::Impl {
   }
 
   // E_tail's fit (step 3 above): the combined statistic of the prefilter's candidates but the
-  // best. REQUIRES: candidates[0] the best (score() sorts it first).
+  // best; no fit (invalid) below kFragmentTopK / 2 candidates, too few for a tail in absolute
+  // counts. REQUIRES: candidates[0] the best (score() sorts it first).
   SurvivalFit fit_candidate_tail() {
+    if (candidates.size() <= kFragmentTopK / 2) return SurvivalFit{};
     tail_scores.clear();
     for (size_t i = 1; i < candidates.size(); ++i) tail_scores.push_back(candidates[i].primary);
     return fitter.fit(tail_scores);
@@ -527,7 +532,8 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
                       return a.peptide < b.peptide;  // ties: stable output
                     });
   const int n_candidates = static_cast<int>(std::min<size_t>(n_window, INT32_MAX));
-  // E = tested peptides × p: with a sampled null, every window peptide was tested.
+  // E = tested peptides × p (with a sampled null, every window peptide was tested: E_sample);
+  // with a sampled null and a valid tail fit, the geometric mean with E_tail (step 3 above).
   const size_t n_null = std::max<size_t>(1, sampled_null ? n_window : null_combined.size());
   const int charges = std::max(1, query.charges_tried);
   const SurvivalFit tail = sampled_null ? fit_candidate_tail() : SurvivalFit{};

@@ -12,6 +12,10 @@ constexpr float kWindowMax = 50.0f;
 constexpr float kMinFraction = 0.05f;
 constexpr int kXcorrOffset = 75;  // Comet iXcorrProcessingOffset
 constexpr double kMaxMassDa = 20000.0;
+// Comet's smallest fragment_bin_tol ("The minimum allowed value is 0.01", Comet parameter
+// documentation): a narrower window keeps 0.01 Da bins. A bin per window width made a ±0.001
+// ppm window 1e9 bins per spectrum (gigabytes for one query).
+constexpr double kMinBinWidthDa = 0.01;
 }  // namespace
 
 void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_da,
@@ -28,11 +32,13 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
     width = (fragment_tolerance.upper - fragment_tolerance.lower) * 1e-6 * 1000.0;
   }
   if (width <= 0.0) width = kLowResBinWidth;
+  width = std::max(width, kMinBinWidthDa);
   inverse_bin_width_ = 1.0 / width;
   one_minus_offset_ = 1.0 - offset;
 
-  const int n = std::max(
-      1, static_cast<int>((neutral_mass_da + 50.0) * inverse_bin_width_ + one_minus_offset_) + 1);
+  const double last_mass_da = std::min(neutral_mass_da, kMaxMassDa) + 50.0;
+  const int n =
+      std::max(1, static_cast<int>(last_mass_da * inverse_bin_width_ + one_minus_offset_) + 1);
   bins_ = n;
   binned_.assign(n, 0.0f);
   peak_bins_.clear();

@@ -7,7 +7,7 @@
 // Preprocessing of one spectrum (XcorrSpectrum::prepare), on m/z bins of width w and offset o:
 //   bin(m) = floor(m / w + (1 − o)); w = 1.0005079 Da and o = 0.4 for fragment windows of about
 //   1 Da (Comet's low-resolution defaults), else w = the fragment window width (Da; for ppm the
-//   width at 1000 Th) and o = 0.
+//   width at 1000 Th), at least 0.01 Da (Comet's smallest fragment_bin_tol), and o = 0.
 //   1. y_bin = max over peaks in the bin of the peak intensity (the prepared intensities are
 //      already square-rooted, as Comet does), for bins below bin(neutral mass + 50 Da)
 //      (capped at 20000 Da).

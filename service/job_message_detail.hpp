@@ -81,6 +81,9 @@ struct ToleranceLimits {
   double da = 0.0;
   const char* why_ppm = "";  // appended to the refusal of a ppm window
   const char* why_da = "";   // and of a Da window
+  // A window narrower than this (upper - lower, ppm or Da; 0: none) is searched with a warning.
+  double narrow_ppm = 0.0;
+  double narrow_da = 0.0;
 };
 // Precursor windows: +-100,000 ppm (10%) and +-5,000 Da are far beyond any real search, open
 // searches included (a window of +-1e6 ppm reaches mass 0 and ran for minutes finding nothing).
@@ -88,10 +91,15 @@ inline constexpr ToleranceLimits kPrecursorToleranceLimits{1e5, 5e3, "", ""};
 // Fragment windows: +-1,000 ppm and +-2 Da. Ion-trap searches use 0.4-1.0 Da (X!Tandem's 0.4,
 // Comet's 1.0005 bins), Orbitrap and TOF fragments 10-50 ppm; wider windows match every peak
 // (measured on the BSA1 demo: +-1 Da 13 PSMs at 1% FDR, +-2 Da 17, +-5 Da and wider none).
+// Below 1 ppm or 0.001 Da wide (±0.5 ppm), narrower than any analyser's fragment accuracy, a
+// window is searched with a warning: few fragments match (E. coli at ±1 ppm: no PSM at 1% FDR).
 inline constexpr ToleranceLimits kFragmentToleranceLimits{
-    1e3, 2.0,
+    1e3,
+    2.0,
     " (a wider fragment window matches every peak; high-resolution searches use 10-20 ppm)",
-    " (a wider fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)"};
+    " (a wider fragment window matches every peak; ion-trap searches use 0.4-1.0 Da)",
+    1.0,
+    1e-3};
 
 Tolerance get_tolerance(const JsonValue& v, const std::string& path, const ToleranceLimits& limits,
                         std::vector<std::string>& warnings);

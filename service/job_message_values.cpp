@@ -282,6 +282,13 @@ Tolerance get_tolerance(const JsonValue& v, const std::string& path, const Toler
                        to_json(JsonValue(t.upper)) +
                        "] does not contain 0 (bounds are offsets from the mass)");
   }
+  const bool ppm = t.unit == Tolerance::Unit::kPpm;
+  if (t.upper - t.lower < (ppm ? limits.narrow_ppm : limits.narrow_da)) {
+    warnings.push_back(p + ": the window [" + to_json(JsonValue(t.lower)) + ", " +
+                       to_json(JsonValue(t.upper)) + "] is narrower than any analyser's " +
+                       "fragment accuracy; few fragments will match (high-resolution searches " +
+                       "use 10-20 ppm or 0.02 Da)");
+  }
   return t;
 }
 

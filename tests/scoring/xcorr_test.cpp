@@ -45,5 +45,19 @@ TEST(Xcorr, HighResolutionBins) {
   EXPECT_LT(x.score(at({500.05})), 0.0);  // a neighbouring bin
 }
 
+// A window far narrower than any instrument's (±0.001 ppm: 2e-6 Da at 1000 Th) keeps 0.01 Da
+// bins, and the array ends at 20,000 Da + 50 whatever the precursor: a bin per window width
+// made ~1e9 bins (gigabytes) for one spectrum.
+TEST(Xcorr, BinsNoNarrowerThanComets) {
+  XcorrSpectrum x;
+  x.prepare({{500.0f, 100.0f}}, 1000.0, Tolerance::Ppm(-0.001, 0.001));
+  EXPECT_NEAR(x.bin_width(), 0.01, 1e-12);
+  EXPECT_NEAR(x.score(at({500.001})), 0.25, 1e-6);
+  EXPECT_NEAR(x.bins().n, 105002, 1);  // (1000 + 50) / 0.01 + 2
+  XcorrSpectrum heavy;
+  heavy.prepare({{500.0f, 100.0f}}, 1e6, Tolerance::Da(-1e-6, 1e-6));
+  EXPECT_NEAR(heavy.bins().n, 2005002, 1);  // (20000 + 50) / 0.01 + 2
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -355,6 +355,19 @@ TEST(JobMessage, BoundsInTheWrongOrderAreErrors) {
   ASSERT_EQ(parsed.warnings.size(), 1u);
   EXPECT_THAT(parsed.warnings[0],
               StartsWith("precursor_tol.da: the window [1.0, 2.0] does not contain 0"));
+  // A new-user test: +-0.001 ppm fragments took gigabytes (XCorr bins of the window's width,
+  // now at least 0.01 Da: xcorr.hpp); searched, with a warning. +-0.5 ppm is the narrowest
+  // without one.
+  parsed = parse_job_message(job(R"("fragment_tol": {"ppm": [-0.001, 0.001]})"), unimod());
+  ASSERT_EQ(parsed.warnings.size(), 1u);
+  EXPECT_EQ(parsed.warnings[0],
+            "fragment_tol.ppm: the window [-0.001, 0.001] is narrower than any analyser's "
+            "fragment accuracy; few fragments will match (high-resolution searches use 10-20 "
+            "ppm or 0.02 Da)");
+  EXPECT_THAT(parse_job_message(job(R"("fragment_tol": {"da": [-1e-6, 1e-6]})"), unimod()).warnings,
+              ElementsAre(StartsWith("fragment_tol.da: the window [-1e-06, 1e-06] is narrower")));
+  EXPECT_TRUE(
+      parse_job_message(job(R"("fragment_tol": {"ppm": [-0.5, 0.5]})"), unimod()).warnings.empty());
 }
 
 // A new-user test: the same modification fixed and variable was accepted silently.

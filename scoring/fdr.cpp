@@ -215,13 +215,15 @@ void assign_peptide_q_values(std::vector<PsmFact>& facts, DecoyCount count) {
 }
 
 std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_view decoy_tag,
-                                                  bool tag_is_suffix, DecoyCount count) {
+                                                  bool tag_is_suffix, DecoyCount count,
+                                                  ProteinQFloor floor) {
   std::vector<PsmFact>& facts = table.facts;
   const std::vector<FactEvidence>& evidence = table.evidence();
   // Best rank-1 PSM score per protein accession.
   std::unordered_map<uint32_t, size_t> index_of;  // accession id -> proteins index
   std::vector<ProteinScore> proteins;
-  std::vector<uint32_t> protein_ids;  // accession id per proteins entry
+  std::vector<uint32_t> protein_ids;   // accession id per proteins entry
+  std::vector<double> best_peptide_q;  // per proteins entry (ProteinQFloor::kBestPeptide)
   for (const PsmFact& p : facts) {
     if (p.rank != 1) continue;
     for (uint32_t k = p.evidence_begin; k < p.evidence_end; ++k) {
@@ -232,8 +234,10 @@ std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_v
       if (inserted) {
         proteins.push_back({std::string(table.accession(e.protein)), e.decoy, p.score, 1.0, false});
         protein_ids.push_back(e.protein);
+        best_peptide_q.push_back(p.peptide_q);
       } else {
         proteins[it->second].score = std::max(proteins[it->second].score, p.score);
+        best_peptide_q[it->second] = std::min(best_peptide_q[it->second], p.peptide_q);
       }
     }
   }
@@ -260,7 +264,11 @@ std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_v
     decoy.push_back(proteins[i].decoy);
   }
   const std::vector<double> q = target_decoy_q_values(scores, decoy, count);
-  for (size_t k = 0; k < picked.size(); ++k) proteins[picked[k]].q_value = q[k];
+  for (size_t k = 0; k < picked.size(); ++k) {
+    const size_t i = picked[k];
+    proteins[i].q_value =
+        floor == ProteinQFloor::kBestPeptide ? std::max(q[k], best_peptide_q[i]) : q[k];
+  }
 
   std::vector<double> q_of(table.accession_count(), 1.0);  // by accession id; 1 = not scored
   std::vector<char> scored(table.accession_count(), 0);

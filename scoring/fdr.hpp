@@ -48,8 +48,13 @@
 //  - protein, picked protein FDR (Savitski et al. 2015, Mol. Cell. Proteomics 14:2394): a
 //    protein's score is its best peptide's score; a target and its decoy (same accession once the
 //    decoy tag is removed) compete and only the higher-scoring of the pair is kept; q-values on
-//    the picked list. The loser of a pair gets q = 1. A PSM's protein_q is the smallest q of the
-//    proteins in its evidence.
+//    the picked list. The loser of a pair gets q = 1. With ProteinQFloor::kBestPeptide (the
+//    writer's finalize) a protein's q is at least the smallest peptide_q of its rank-1 PSMs: a
+//    protein is inferred from accepted peptides, as MaxQuant and Percolator report proteins, and
+//    is no more certain than its best one. Without it the picked list of a small run, with D/T,
+//    gave q = 0 to proteins whose best PSM had E 0.01-0.07 (the BSA1 demo: 12 proteins at 1% and
+//    5 with a peptide at 1%; a new user's E. coli job at ±1 ppm fragments: 0 PSMs, 0 peptides,
+//    2 proteins). A PSM's protein_q is the smallest q of the proteins in its evidence.
 //
 // Each function exists for std::vector<Psm> and for PsmFacts (scoring/psm_facts.hpp, the form
 // the writer finalizes a spilled job in); both give the same q-values (one implementation).
@@ -110,9 +115,12 @@ std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
 void assign_spectrum_q_values(std::vector<PsmFact>& facts,
                               DecoyCount count = DecoyCount::kObserved);
 void assign_peptide_q_values(std::vector<PsmFact>& facts, DecoyCount count = DecoyCount::kObserved);
+// kBestPeptide REQUIRES the facts' peptide_q filled (assign_peptide_q_values).
+enum class ProteinQFloor { kNone, kBestPeptide };
 std::vector<ProteinScore> assign_protein_q_values(PsmFacts& facts, std::string_view decoy_tag,
                                                   bool tag_is_suffix,
-                                                  DecoyCount count = DecoyCount::kObserved);
+                                                  DecoyCount count = DecoyCount::kObserved,
+                                                  ProteinQFloor floor = ProteinQFloor::kNone);
 
 // The job summary's counts at 1% FDR (JobSummary::psms_at_1pct, ...), of finalized PSMs.
 inline constexpr double kSummaryFdr = 0.01;

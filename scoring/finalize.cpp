@@ -99,12 +99,14 @@ FinalizeReport finalize_psm_facts(PsmFacts& facts, const SearchParameters& param
       calibrate_precursor_errors(facts.facts, params.precursor_tolerance);
   // The search's statistic is on the -log10 E scale, whose null tail bounds the decoy count of
   // small runs (fdr.hpp); a rescored score is not, and its runs cut among many decoys. Proteins
-  // keep D/T (fdr.hpp: not measured by the entrapment check).
+  // keep D/T (fdr.hpp: not measured by the entrapment check), their q no smaller than their
+  // best peptide's.
   const DecoyCount count = rescore_psms(facts.facts, &report.rescoring) ? DecoyCount::kObserved
                                                                         : DecoyCount::kTailBounded;
   assign_spectrum_q_values(facts.facts, count);
   assign_peptide_q_values(facts.facts, count);
-  assign_protein_q_values(facts, params.database.decoy_tag, params.database.decoy_tag_is_suffix);
+  assign_protein_q_values(facts, params.database.decoy_tag, params.database.decoy_tag_is_suffix,
+                          DecoyCount::kObserved, ProteinQFloor::kBestPeptide);
   facts.facts.shrink_to_fit();
   return report;
 }

@@ -115,6 +115,36 @@ TEST_P(FinalizeFacts, InterningOrderDoesNotChangeTheResult) {
 
 INSTANTIATE_TEST_SUITE_P(ReportPsms, FinalizeFacts, ::testing::Values(1, 2, 4));
 
+// ProteinQFloor::kBestPeptide: a protein's q is at least the best peptide_q of its rank-1 PSMs
+// (a new user's job reported 0 PSMs and 0 peptides but 2 proteins at 1% FDR).
+TEST(FinalizeFacts, ProteinQIsAtLeastItsBestPeptideQ) {
+  std::vector<Psm> psms = make_psms();
+  for (Psm& p : psms) p.rank = p.charge == 2 ? 1 : 2;
+  PsmFacts facts = facts_of(psms);
+  const auto plain = assign_protein_q_values(facts, "rev_", false);
+  double smallest = 1.0;
+  for (const ProteinScore& p : plain) smallest = std::min(smallest, p.q_value);
+  EXPECT_EQ(smallest, 0.0);  // the picked list alone: its best targets at q = 0
+  for (PsmFact& f : facts.facts) f.peptide_q = 0.25 + 0.001 * f.spectrum_index;
+  const auto floored = assign_protein_q_values(facts, "rev_", false, DecoyCount::kObserved,
+                                               ProteinQFloor::kBestPeptide);
+  ASSERT_EQ(floored.size(), plain.size());
+  for (size_t i = 0; i < floored.size(); ++i) {
+    ASSERT_EQ(floored[i].accession, plain[i].accession);
+    double best_peptide_q = 1.0;
+    for (const PsmFact& f : facts.facts) {
+      const FactEvidence& e = facts.evidence()[f.evidence_begin];
+      if (f.rank == 1 && e.decoy == f.decoy && facts.accession(e.protein) == plain[i].accession) {
+        best_peptide_q = std::min(best_peptide_q, f.peptide_q);
+      }
+    }
+    EXPECT_EQ(floored[i].q_value,
+              plain[i].picked ? std::max(plain[i].q_value, best_peptide_q) : 1.0)
+        << floored[i].accession;
+  }
+  for (const PsmFact& f : facts.facts) EXPECT_GE(f.protein_q, 0.25);
+}
+
 TEST(FinalizeFacts, VectorQValueFunctionsEqualTheFactVersions) {
   std::vector<Psm> psms = make_psms();
   for (Psm& p : psms) p.rank = p.charge == 2 ? 1 : 2;

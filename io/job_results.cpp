@@ -139,6 +139,7 @@ void write_result_formats(const JobSpec& spec, const PsmSource& psms, PendingFil
   context.spectra_paths = spec.spectra_paths;
   context.fasta_path = spec.fasta_path;
   context.software_version = ionflow_version();
+  context.creation_time = spec.creation_time;
   for (const std::string& key : spec.output_formats) {
     const FormatWriter write = format_writer(key);
     std::string tmp = pending.add(spec.output_directory, result_file_name(key, spec.zstd));

@@ -129,9 +129,13 @@ const SearchParameters& parameters(const ResultContext& context) {
 
 std::string creation_time(const ResultContext& context) {
   if (!context.creation_time.empty()) return context.creation_time;
-  std::time_t now = std::time(nullptr);
+  return utc_timestamp(static_cast<double>(std::time(nullptr)));
+}
+
+std::string utc_timestamp(double unix_seconds) {
+  const auto t = static_cast<std::time_t>(unix_seconds);
   std::tm utc{};
-  gmtime_r(&now, &utc);
+  gmtime_r(&t, &utc);
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;

@@ -32,6 +32,8 @@ const SearchParameters& parameters(const ResultContext& context);
 
 // `context.creation_time`, or the current UTC time as "YYYY-MM-DDThh:mm:ssZ" (xs:dateTime).
 std::string creation_time(const ResultContext& context);
+// `unix_seconds` as "YYYY-MM-DDThh:mm:ssZ" (UTC, xs:dateTime; fractions dropped).
+std::string utc_timestamp(double unix_seconds);
 
 // "0,1" from {0, 1}.
 std::string join_ints(const std::vector<int>& values, char separator);

@@ -58,6 +58,10 @@ struct JobSpec {
   int priority = 0;                                   // service scheduling, higher first
 
   std::string effective_parameters_json;  // every key resolved, echoed into results.json
+  // The date the result files carry (pepXML `date`, mzIdentML `creationDate`): the job's
+  // submission, ISO 8601 UTC, so that a job restarted by `ionflow serve` rewrites them byte for
+  // byte; "" = when they are written (`ionflow search`).
+  std::string creation_time;
 };
 
 // One stretch of a stage's work, seconds since the job started.

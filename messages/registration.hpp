@@ -109,7 +109,7 @@ typename Inspector::result_type inspect(Inspector& f, JobSpec& x) {
            x.block_size_bytes, x.max_blocks_in_flight, x.max_chunks_in_flight,
            x.sorter_memory_budget_bytes, x.temp_directory, x.fragment_index_budget_bytes,
            x.max_memory_bytes, x.index_cache_directory, x.whole_index, x.min_run_queries,
-           x.output_formats, x.zstd, x.priority, x.effective_parameters_json);
+           x.output_formats, x.zstd, x.priority, x.effective_parameters_json, x.creation_time);
 }
 
 template <class Inspector>

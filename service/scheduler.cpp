@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "io/result_common.hpp"
 #include "service/summary_report.hpp"
 
 namespace ionflow {
@@ -164,6 +165,8 @@ void Scheduler::run_job(const JobRecord& record) {
   }
   parsed.spec.id = id;
   parsed.spec.max_memory_bytes = options_.max_memory_bytes;
+  parsed.spec.creation_time =
+      result_format::utc_timestamp(record.submitted_at);  // the same after a restart
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job->chunk_size = parsed.spec.chunk_size;

@@ -16,6 +16,8 @@
 
 #include <unistd.h>
 
+#include "io/result_common.hpp"
+
 namespace ionflow {
 namespace {
 
@@ -55,6 +57,29 @@ TEST(WriteResultFormats, WritesTheTsvAsTmpUntilCommitted) {
   EXPECT_EQ(first_line(tmp).substr(0, 33), "psm_id\tfilename\tscannr\trank\tlabel");
   EXPECT_EQ(pending.commit(), std::vector<std::string>{spec.output_directory + "/results.tsv"});
   EXPECT_FALSE(fs::exists(tmp));
+  fs::remove_all(spec.output_directory);
+}
+
+// The result files carry the job's creation time, not the time they are written: a job
+// `ionflow serve` restarts rewrites them byte for byte (a new user found pepXML and mzid
+// differing only in their date).
+TEST(WriteResultFormats, DatesTheFilesWithTheJobsCreationTime) {
+  JobSpec spec;
+  spec.output_directory = temp_dir("dated");
+  spec.output_formats = {"pepxml", "mzid"};
+  spec.creation_time = result_format::utc_timestamp(1764921600.75);  // 2025-12-05T08:00:00Z
+  EXPECT_EQ(spec.creation_time, "2025-12-05T08:00:00Z");
+  PendingFiles pending;
+  write_result_formats(spec, std::vector<Psm>{}, pending);
+  pending.commit();
+  std::ifstream pepxml(spec.output_directory + "/results.pep.xml");
+  std::stringstream pep;
+  pep << pepxml.rdbuf();
+  EXPECT_NE(pep.str().find("date=\"2025-12-05T08:00:00Z\""), std::string::npos);
+  std::ifstream mzid(spec.output_directory + "/results.mzid");
+  std::stringstream mz;
+  mz << mzid.rdbuf();
+  EXPECT_NE(mz.str().find("creationDate=\"2025-12-05T08:00:00Z\""), std::string::npos);
   fs::remove_all(spec.output_directory);
 }
 

@@ -63,6 +63,7 @@ double window_ppm(const PsmFact& p, const Tolerance& tolerance) {
 PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
                                                 const Tolerance& precursor_tolerance) {
   PrecursorCalibration model;
+  model.window_given_in_da = precursor_tolerance.unit == Tolerance::Unit::kDa;
   std::vector<double> scores, errors, windows, windows_da;
   std::vector<bool> decoy;
   for (const PsmFact& p : facts) {
@@ -110,22 +111,38 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
   return model;
 }
 
+namespace {
+
+// "20.0 ppm window", or for a Da window "300.0 Da window (257583.1 ppm at the PSMs' median mass)".
+std::string window_text(const PrecursorCalibration& m) {
+  char text[96];
+  if (m.window_given_in_da) {
+    std::snprintf(text, sizeof text, "%.1f Da window (%.1f ppm at the PSMs' median mass)",
+                  m.window_da, m.window_ppm);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f ppm window", m.window_ppm);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string describe(const PrecursorCalibration& m) {
-  char line[240];
+  char line[320];
   const char* from = m.best_targets ? "best-scoring" : "confident";
+  const std::string window = window_text(m);
   if (m.applied) {
     std::snprintf(line, sizeof line,
-                  "applied: errors %+.2f ppm +- %.2f ppm (%.0f%% further) from %d %s PSMs in a "
-                  "%.1f ppm window",
-                  m.offset_ppm, m.sigma_ppm, 100 * m.tail_share, m.confident, from, m.window_ppm);
+                  "applied: errors %+.2f ppm +- %.2f ppm (%.0f%% further) from %d %s PSMs in a %s",
+                  m.offset_ppm, m.sigma_ppm, 100 * m.tail_share, m.confident, from, window.c_str());
   } else if (m.confident < kMinConfidentForCalibration) {
     std::snprintf(line, sizeof line, "not applied: %d rank-1 target PSMs, fewer than %d",
                   m.confident, kMinConfidentForCalibration);
   } else {
     std::snprintf(line, sizeof line,
-                  "not applied: a %.1f ppm window, less than 6 x the errors' spread %.2f ppm "
-                  "(1.4826 x MAD %.2f ppm, at least %.0f ppm)",
-                  m.window_ppm, m.spread_ppm, m.measured_spread_ppm, kMinSpreadPpm);
+                  "not applied: a %s, less than 6 x the errors' spread %.2f ppm (1.4826 x MAD "
+                  "%.2f ppm, at least %.0f ppm)",
+                  window.c_str(), m.spread_ppm, m.measured_spread_ppm, kMinSpreadPpm);
   }
   return line;
 }

@@ -70,15 +70,16 @@ inline constexpr double kMaxTailShare = 0.8;
 
 struct PrecursorCalibration {
   bool applied = false;
-  int confident = 0;               // confident rank-1 target PSMs the model was learned from
-  double offset_ppm = 0;           // mu
-  double sigma_ppm = 0;            // sigma of the density: the spread, at least kMinSigmaPpm
-  double spread_ppm = 0;           // measured_spread_ppm, at least kMinSpreadPpm
-  double measured_spread_ppm = 0;  // 1.4826 x MAD of the confident errors
-  double window_ppm = 0;           // the median W over the rank-1 PSMs
-  double window_da = 0;            // the median window in Da
-  double tail_share = 0;           // t
-  bool best_targets = false;       // the confident set is the best-scoring targets (too few at 1%)
+  int confident = 0;                // confident rank-1 target PSMs the model was learned from
+  double offset_ppm = 0;            // mu
+  double sigma_ppm = 0;             // sigma of the density: the spread, at least kMinSigmaPpm
+  double spread_ppm = 0;            // measured_spread_ppm, at least kMinSpreadPpm
+  double measured_spread_ppm = 0;   // 1.4826 x MAD of the confident errors
+  double window_ppm = 0;            // the median W over the rank-1 PSMs
+  double window_da = 0;             // the median window in Da
+  bool window_given_in_da = false;  // the search's window is a Da one (describe() says so)
+  double tail_share = 0;            // t
+  bool best_targets = false;        // the confident set is the best-scoring targets (too few at 1%)
 };
 
 // Adds the log10 likelihood ratio of its precursor error to every fact's score (all ranks)
@@ -92,7 +93,8 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
 // ppm +- 2.00 ppm (20% further) from 82 confident PSMs in a 20.0 ppm window" (the offset and the
 // sigma of the density, at least kMinSigmaPpm) or "not applied: 4 rank-1 target PSMs, fewer
 // than 10" or "not applied: a 4.0 ppm window, less than 6 x the errors' spread 1.00 ppm (1.4826
-// x MAD 0.44 ppm, at least 1 ppm)".
+// x MAD 0.44 ppm, at least 1 ppm)". A Da window is named in Da, its ppm width after it: "a 300.0
+// Da window (257583.1 ppm at the PSMs' median mass)".
 std::string describe(const PrecursorCalibration& model);
 
 }  // namespace ionflow

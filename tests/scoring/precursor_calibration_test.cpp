@@ -151,6 +151,10 @@ TEST(PrecursorCalibration, AnOpenSearchLearnsItsUnmodifiedPeakAndItsShare) {
   ASSERT_TRUE(model.applied);
   EXPECT_DOUBLE_EQ(model.window_ppm, 1e6);
   EXPECT_NEAR(model.tail_share, 1.0 / 3, 1e-12);
+  // A Da window is named in Da (a new user read "a 257583.1 ppm window" for +-150 Da).
+  EXPECT_EQ(describe(model),
+            "applied: errors +4.50 ppm +- 2.00 ppm (33% further) from 30 confident PSMs in a "
+            "1000.0 Da window (1000000.0 ppm at the PSMs' median mass)");
   // The median of the 30 errors (20 at 3-5 ppm, 10 at 1e5) is 4.5; their MAD 1 -> 1.4826 ppm,
   // below the 2 ppm floor.
   EXPECT_DOUBLE_EQ(model.offset_ppm, 4.5);

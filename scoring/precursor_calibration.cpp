@@ -58,6 +58,18 @@ double window_ppm(const PsmFact& p, const Tolerance& tolerance) {
   return p.calcmass_da > 0 ? width / p.calcmass_da * 1e6 : 0.0;
 }
 
+// "20.0 ppm window", or for a Da window "300.0 Da window (257583.1 ppm at the PSMs' median mass)".
+std::string window_text(const PrecursorCalibration& m) {
+  char text[96];
+  if (m.window_given_in_da) {
+    std::snprintf(text, sizeof text, "%.1f Da window (%.1f ppm at the PSMs' median mass)",
+                  m.window_da, m.window_ppm);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f ppm window", m.window_ppm);
+  }
+  return text;
+}
+
 }  // namespace
 
 PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
@@ -110,22 +122,6 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
   }
   return model;
 }
-
-namespace {
-
-// "20.0 ppm window", or for a Da window "300.0 Da window (257583.1 ppm at the PSMs' median mass)".
-std::string window_text(const PrecursorCalibration& m) {
-  char text[96];
-  if (m.window_given_in_da) {
-    std::snprintf(text, sizeof text, "%.1f Da window (%.1f ppm at the PSMs' median mass)",
-                  m.window_da, m.window_ppm);
-  } else {
-    std::snprintf(text, sizeof text, "%.1f ppm window", m.window_ppm);
-  }
-  return text;
-}
-
-}  // namespace
 
 std::string describe(const PrecursorCalibration& m) {
   char line[320];

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "io/result_common.hpp"
 #include "serve_support.hpp"
 
 namespace ionflow::serve_test {
@@ -131,6 +132,37 @@ TEST(ServeLifecycle, KillNineWhileRunningThenRestartCompletesTheJobIdentically) 
   const std::string expected = read_file(server.job_directory(reference) / "results.tsv");
   EXPECT_GT(line_count(expected), 100u);
   EXPECT_EQ(recovered, expected);
+}
+
+// The result files carry the job's submission time (JobSpec::creation_time), not the time they
+// are written, so a job restarted after kill -9 rewrites them byte for byte (a new user found
+// two runs' pepXML differing only in their date).
+TEST(ServeLifecycle, ResultFilesAreDatedWithTheJobsSubmission) {
+  ASSERT_TRUE(fs::exists(kIonflow)) << kIonflow << " not built";
+  ServeTestDir dir("serve_dated");
+  ServeProcess server(dir.path(), {"--concurrent-jobs", "1", "--scorers", "1"});
+  ASSERT_GT(server.start(), 0) << server.log();
+  auto client = server.client();
+  std::string message = demo_job(kExamples + "/BSA/BSA1.mzML",
+                                 kExamples +
+                                     "/TOPPAS/data/BSA_Identification/"
+                                     "18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta");
+  message.replace(message.rfind("[\"tsv\"]"), 7, "[\"tsv\", \"pepxml\"]");
+  // Queued behind a job of a few seconds, it is written seconds after its submission.
+  const std::string first = submit(*client, long_job());
+  const std::string id = submit(*client, message);
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(id.empty());
+  ASSERT_EQ(wait_for_end(*client, id), "done") << server.log();
+  auto res = client->Get(("/v1/jobs/" + id).c_str());
+  ASSERT_TRUE(res && res->status == 200);
+  const JsonValue job = parse_json(res->body);
+  const double submitted_at = job.find("submitted_at")->as_double();
+  ASSERT_GT(job.find("finished_at")->as_double() - submitted_at, 1.0);
+  const std::string date = result_format::utc_timestamp(submitted_at);
+  EXPECT_EQ(date.size(), 20u);  // "YYYY-MM-DDThh:mm:ssZ"
+  const std::string pepxml = read_file(server.job_directory(id) / "results.pep.xml");
+  EXPECT_NE(pepxml.find("date=\"" + date + "\""), std::string::npos) << pepxml.substr(0, 400);
 }
 
 }  // namespace

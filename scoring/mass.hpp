@@ -3,9 +3,10 @@
 //
 // Sources: residue masses from Unimod's amino-acid table (unimod.org, "Amino acids",
 // monoisotopic), which derive from the element masses of the 2003 AME (Audi, Wapstra & Thibault);
-// proton mass from CODATA 2018 (1.007276466621 u); H2O from 2*H (1.00782503207) + O (15.9949146196);
-// C13-C12 = 13.0033548378 - 12 (AME 2003). Residues without a single defined mass (B, Z, X, J)
-// return a negative value from residue_mass() so that digestion can skip peptides containing them.
+// proton mass from CODATA 2018 (1.007276466621 u); H2O from 2*H (1.00782503207) + O
+// (15.9949146196); C13-C12 = 13.0033548378 - 12 (AME 2003). Residues without a single defined mass
+// (B, Z, X, J) return a negative value from residue_mass() so that digestion can skip peptides
+// containing them.
 #pragma once
 
 #include <array>
@@ -21,7 +22,7 @@ inline constexpr double kNitrogen = 14.0030740048;
 inline constexpr double kWater = 2 * kHydrogen + kOxygen;  // 18.0105646837
 inline constexpr double kAmmonia = kNitrogen + 3 * kHydrogen;
 inline constexpr double kC13C12Spacing = 1.0033548378;  // 13C - 12C
-inline constexpr double kCO = kCarbon + kOxygen;       // a = b - CO
+inline constexpr double kCO = kCarbon + kOxygen;        // a = b - CO
 
 namespace detail {
 constexpr std::array<double, 26> make_residue_table() {
@@ -78,6 +79,8 @@ constexpr double mz_from_neutral(double neutral_mass_da, int charge) {
   return (neutral_mass_da + charge * kProton) / charge;
 }
 // Neutral mass from an m/z at charge z: (mz - proton) * z.
-constexpr double neutral_from_mz(double mz, int charge) { return (mz - kProton) * charge; }
+constexpr double neutral_from_mz(double mz, int charge) {
+  return (mz - kProton) * charge;
+}
 
 }  // namespace ionflow::mass

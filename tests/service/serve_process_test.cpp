@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 const std::string kIonflow = std::string(IONFLOW_BINARY_DIR) + "/service/ionflow";
 const std::string kData = IONFLOW_TEST_DATA_DIR;
 
-
 class ServeProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -114,7 +113,6 @@ TEST_F(ServeProcessTest, RunsAJobLeftRunningByAKilledServerThenStopsOnSigterm) {
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
-
 
 }  // namespace
 }  // namespace ionflow

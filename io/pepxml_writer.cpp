@@ -19,8 +19,7 @@
 //     (Da), with static= / variable= giving the deltas; mod_nterm_mass = H (1.00782503207) +
 //     delta; mod_cterm_mass = OH (17.00273965) + delta - the masses of the terminal groups.
 //   terminal_modification / aminoacid_modification masses follow the same rule.
-//   search_score: hyperscore, nextscore (= hyperscore - delta_next), expect (Psm::evalue: with the
-//     precursor calibration's likelihood ratio when it applied, precursor_calibration.hpp),
+//   search_score: hyperscore, nextscore (= hyperscore - delta_next), expect (E-value),
 //     delta_next, spectrum_q, peptide_q, protein_q - shortest round-trip decimals.
 #include <algorithm>
 #include <cstdio>

@@ -21,8 +21,7 @@
 //                     start time as written (instruments write minutes) and its MGF reader
 //                     divides RTINSECONDS by 60; empty when unknown
 //   spectrum_q, peptide_q, protein_q   6 decimals
-//   evalue            scientific, 4 significant digits ("1.234e-05"); Psm::evalue, which carries
-//                     the precursor calibration's likelihood ratio when it applied
+//   evalue            scientific, 4 significant digits ("1.234e-05")
 //   precursor_mz      Th, 6 decimals
 //   scan              scan number, or empty when unknown
 //   discriminant_score  the score the q-values follow (Psm::score, 6 decimals): the rescored

@@ -5,7 +5,6 @@
 // re-ranking. The work is done on PsmFacts (psm_facts.hpp); finalize_psms is a wrapper that
 // carries the result back to whole Psms.
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 #include "scoring/fdr.hpp"
@@ -115,11 +114,6 @@ FinalizeReport finalize_psm_facts(PsmFacts& facts, const SearchParameters& param
 void apply_psm_fact(const PsmFact& fact, Psm& psm) {
   psm.rank = fact.rank;
   psm.score = fact.score;
-  // The E-value with the precursor evidence (precursor_calibration.hpp): E / LR, 10^-score of
-  // the calibrated statistic before any rescoring.
-  if (fact.precursor_log_ratio != 0.0f) {
-    psm.evalue *= std::pow(10.0, -static_cast<double>(fact.precursor_log_ratio));
-  }
   psm.spectrum_q = fact.spectrum_q;
   psm.peptide_q = fact.peptide_q;
   psm.protein_q = fact.protein_q;

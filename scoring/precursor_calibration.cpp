@@ -118,10 +118,7 @@ PrecursorCalibration calibrate_precursor_errors(std::vector<PsmFact>& facts,
     const double log_ratio =
         std::log10((1 - model.tail_share) * w * norm * std::exp(-0.5 * z * z) + model.tail_share);
     // The bonus only ranks PSMs the fragments already single out (E < 1); the penalty is kept.
-    if (log_ratio < 0 || p.score > 0) {
-      p.score += log_ratio;
-      p.precursor_log_ratio = static_cast<float>(log_ratio);
-    }
+    if (log_ratio < 0 || p.score > 0) p.score += log_ratio;
   }
   return model;
 }

@@ -22,8 +22,7 @@
 // least log10(t) (-0.70 at t = 0.2). Under a uniform error 10^gain has mean 1 for every W and
 // t, so the null tail of the score stays at that of -log10 E (fdr.hpp, kTailBounded). A
 // function of the error and the window alone, the same for targets and decoys, so target-decoy
-// competition stays fair.
-// The gain (a positive log ratio) is given only to PSMs with E < 1
+// competition stays fair. The gain (a positive log ratio) is given only to PSMs with E < 1
 // (score > 0): at E >= 1 a random peptide is expected to match the fragments as well, and a
 // precursor error near the offset (a random candidate lands within ±sigma of it in about 1 of
 // 5 of a 20 ppm window) must not make it an identification — on the E. coli run with an
@@ -31,15 +30,6 @@
 // (offset 4.1), 2 of which this rule drops. The penalty applies to every PSM. The tail floor
 // was chosen on the entrapment check (perf/ident): sigma >= 0.5 ppm with a 5% tail accepted 3
 // fewer PSMs on BSA1 and the same entrapment PSMs.
-// The reported E-value is divided by the same ratio (PsmFact::precursor_log_ratio, applied by
-// apply_psm_fact in finalize.cpp): E / LR, the expected count for the fragments and the
-// precursor mass together (a random match's LR has mean 1 and is independent of its fragment
-// score, so P(E / LR <= x) = E[P(E <= x LR)] ~ x where E is calibrated). perf/ident
-// (2026-12-05), PSMs at 1% by E-value through the common top-1 target-decoy script over its 40
-// searches: 1,780 with E alone, 2,145 with E / LR (at least the best peer's count on 33
-// searches, 21 before; the ±1.2 Da ones gain most, BSA1 15 -> 58 against Comet's 20);
-// entrapment PSMs among them, pooled, 17 -> 15 on the own databases, 21 -> 16 on the
-// entrapment databases.
 // The sigma floor is 2 ppm: the confident set is the run's best-scoring PSMs, mostly intense
 // precursors measured most accurately, while the PSMs the ratio decides are the marginal ones,
 // weaker precursors with wider errors (Orbitrap specifications: < 3 ppm RMS with external

@@ -41,10 +41,6 @@ struct PsmFact {
   int16_t missed_cleavages = 0;
   int16_t isotope_error = 0;
   bool decoy = false;
-  // log10 of the precursor-error likelihood ratio the calibration added to `score`
-  // (precursor_calibration.hpp); 0 when it did not apply. Psm::evalue is divided by 10^this
-  // (apply_psm_fact). A float in the padding: the fact stays 136 bytes.
-  float precursor_log_ratio = 0.0f;
   double score = 0.0;
   double hyperscore = 0.0;
   double xcorr = 0.0;
@@ -55,7 +51,6 @@ struct PsmFact {
   double peptide_q = 1.0;
   double protein_q = 1.0;
 };
-static_assert(sizeof(PsmFact) == 136, "the header and psm_facts.cpp count 136 bytes a fact");
 
 // One protein of a PSM's evidence: interned accession and whether that protein is a decoy.
 struct FactEvidence {

@@ -3,13 +3,10 @@
 // when too few PSMs are confident or the window is an open search's.
 #include "scoring/precursor_calibration.hpp"
 
-#include "scoring/search.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
-#include <string>
 #include <vector>
 
 namespace ionflow {
@@ -76,37 +73,6 @@ TEST(PrecursorCalibration, LearnsTheOffsetAndSpreadAndAddsTheLikelihoodRatio) {
   EXPECT_EQ(describe(model),
             "applied: errors +4.00 ppm +- 2.00 ppm (20% further) from 30 confident PSMs in a "
             "20.0 ppm window");
-}
-
-// The reported E-value carries the precursor evidence: finalize_psms divides it by the ratio the
-// calibration added to the score (E / LR = 10^-score before any rescoring); a PSM at the edge
-// of the window is penalised the same way.
-TEST(PrecursorCalibration, TheEValueIsDividedByTheLikelihoodRatio) {
-  std::vector<Psm> psms;
-  for (const PsmFact& f : run(30)) {
-    Psm p;
-    p.spectrum_index = f.spectrum_index;
-    p.decoy = f.decoy;
-    p.evalue = std::pow(10.0, -f.score);
-    p.score = f.score;
-    p.precursor_ppm = f.precursor_ppm;
-    p.proforma = p.sequence = "PEPTIDE" + std::to_string(f.spectrum_index);
-    p.charge = 2;
-    psms.push_back(p);
-  }
-  SearchParameters params;
-  params.precursor_tolerance = kWindow;
-  const std::vector<Psm> out = finalize_psms(psms, params);
-  ASSERT_EQ(out.size(), psms.size());
-  const double top = std::log10(0.8 * 20.0 / (2.0 * std::sqrt(2 * std::numbers::pi)) + 0.2);
-  // The confident PSM at the offset (4.0 ppm, E 1e-12): E / 10^0.5304.
-  EXPECT_NEAR(out[2].evalue, 1e-12 / std::pow(10.0, top), 1e-18);
-  EXPECT_NEAR(-std::log10(out[2].evalue), out[2].score, 1e-6);
-  // The wrong target at -10 ppm (E 1): times 1 / 0.2.
-  EXPECT_NEAR(out[30].evalue, 5.0, 1e-5);
-  // Without the calibration (a window too narrow to say anything) the E-value stays.
-  params.precursor_tolerance = Tolerance::Ppm(-1.0, 1.0);
-  EXPECT_EQ(finalize_psms(psms, params)[2].evalue, 1e-12);
 }
 
 TEST(PrecursorCalibration, NoGainWithoutFragmentEvidence) {

@@ -12,11 +12,11 @@ namespace ionflow {
 
 // One modification as placed on a matched peptide.
 struct AppliedModification {
-  int position = 0;         // 0-based residue index; -1 = peptide N-terminus, length = C-terminus
-  char residue = 0;         // residue it sits on ('\0' for termini)
+  int position = 0;  // 0-based residue index; -1 = peptide N-terminus, length = C-terminus
+  char residue = 0;  // residue it sits on ('\0' for termini)
   double mass_delta_da = 0.0;
-  std::string name;         // Unimod title, "" if given by mass
-  int unimod_accession = 0; // 0 if given by mass
+  std::string name;          // Unimod title, "" if given by mass
+  int unimod_accession = 0;  // 0 if given by mass
   bool fixed = false;
 };
 
@@ -42,29 +42,29 @@ struct Psm {
   double calcmass = 0.0;  // theoretical neutral mass of the peptide, Da
 
   // The peptide.
-  int rank = 1;                 // 1 = best for this spectrum
-  bool decoy = false;           // target wins when a peptide is both
-  std::string sequence;         // unmodified residues, e.g. "LVNELTEFAK"
-  std::string proforma;         // ProForma 2.0, e.g. "LVNELTEFAK", "[UNIMOD:1]-M[UNIMOD:35]EK"
+  int rank = 1;          // 1 = best for this spectrum
+  bool decoy = false;    // target wins when a peptide is both
+  std::string sequence;  // unmodified residues, e.g. "LVNELTEFAK"
+  std::string proforma;  // ProForma 2.0, e.g. "LVNELTEFAK", "[UNIMOD:1]-M[UNIMOD:35]EK"
   std::vector<AppliedModification> modifications;
   std::vector<PeptideEvidence> evidence;  // every protein containing it (targets first)
   int missed_cleavages = 0;
-  int enzymatic_termini = 2;    // 0, 1 or 2 specific termini
-  int isotope_error = 0;        // C13 peaks between monoisotopic and selected, e.g. 0 or 1
+  int enzymatic_termini = 2;  // 0, 1 or 2 specific termini
+  int isotope_error = 0;      // C13 peaks between monoisotopic and selected, e.g. 0 or 1
 
   // The match.
-  double precursor_ppm = 0.0;   // (expmass - isotope_error * C13 - calcmass) / calcmass * 1e6
-  double fragment_ppm = 0.0;    // mean absolute ppm error of matched fragments
-  double hyperscore = 0.0;      // X!Tandem hyperscore (see hyperscore.hpp)
-  double xcorr = 0.0;           // SEQUEST/Comet fast XCorr (see xcorr.hpp)
-  double delta_next = 0.0;      // ranking statistic minus the next-best candidate's
-                                // (−log10 p units, see scoring/spectrum_scorer.cpp)
-  double evalue = 1.0;          // expected number of random matches this good (see evalue.hpp)
+  double precursor_ppm = 0.0;  // (expmass - isotope_error * C13 - calcmass) / calcmass * 1e6
+  double fragment_ppm = 0.0;   // mean absolute ppm error of matched fragments
+  double hyperscore = 0.0;     // X!Tandem hyperscore (see hyperscore.hpp)
+  double xcorr = 0.0;          // SEQUEST/Comet fast XCorr (see xcorr.hpp)
+  double delta_next = 0.0;     // ranking statistic minus the next-best candidate's
+                               // (−log10 p units, see scoring/spectrum_scorer.cpp)
+  double evalue = 1.0;         // expected number of random matches this good (see evalue.hpp)
   int matched_peaks = 0;
-  int theoretical_peaks = 0;    // fragments considered for this peptide and charge
-  int candidates = 0;           // peptides in the precursor windows (all scored, except that
-                                // an open search scores only its fragment prefilter's 800)
-  double score = 0.0;           // the statistic FDR ranks by, higher is better
+  int theoretical_peaks = 0;  // fragments considered for this peptide and charge
+  int candidates = 0;         // peptides in the precursor windows (all scored, except that
+                              // an open search scores only its fragment prefilter's 800)
+  double score = 0.0;         // the statistic FDR ranks by, higher is better
 
   // Filled by fdr.hpp after all PSMs of a job are in.
   double spectrum_q = 1.0;

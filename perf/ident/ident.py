@@ -281,6 +281,26 @@ def ionflow_own(result):
     return psms, sorted(peptides)
 
 
+RANDOM_BALANCE_TOP = 10
+
+
+def random_balance(db, best):
+    """(entrapment, decoy) among the RANDOM_BALANCE_TOP best-ranked random matches of `best`
+    (rank-1 PSMs by E-value): decoys and targets the sample cannot contain. D/T assumes the two
+    equally likely (entrapment databases: r >> 1); None without an entrapment proteome."""
+    if not db.entrap_peptides or db.r < 2:
+        return None
+    n_e = n_d = 0
+    for p in sorted(best, key=lambda p: p.key()):
+        if p.is_decoy:
+            n_d += 1
+        elif not db.sample.contains(fdr.plain_sequence(p.peptide)):
+            n_e += 1
+        if n_e + n_d >= RANDOM_BALANCE_TOP:
+            break
+    return [n_e, n_d]
+
+
 def entrapment_of(db, sequences):
     n_e = sum(1 for s in sequences if not db.sample.contains(s))
     return entrapment.combined_estimate(len(sequences) - n_e, n_e, db.r) if db.has_entrapment \
@@ -301,7 +321,8 @@ def count_engine(engine, result, ids, db):
     out = {'evalue': {'psms': len(psm_seqs), 'peptides': len(pep_seqs),
                       'psm_entrapment': entrapment_of(db, psm_seqs),
                       'peptide_entrapment': entrapment_of(db, pep_seqs),
-                      'above_first_decoy': fdr.targets_above_first_decoy(best, True)}}
+                      'above_first_decoy': fdr.targets_above_first_decoy(best, True),
+                      'random_balance': random_balance(db, best)}}
     if engine == 'ionflow':
         own_psms, own_peps = ionflow_own(result)
         own_seqs = sorted(set(own_psms))
@@ -497,9 +518,40 @@ def print_tables(results, engines, skipped):
                 cells.append(est.text() + ('' if est.holds() else ' FAIL'))
             if cells:
                 print(f'| {db_name} | {label} | ' + ' | '.join(cells) + ' |')
+    print_random_balance(results, engines)
     print_below_best_peer(results, engines)
     for s in skipped:
         print(f'\n{s}')
+
+
+def print_random_balance(results, engines):
+    """Entrapment / decoy among each search's best-ranked random matches, summed per database and
+    window class: D/T's assumption that a random match is a decoy as often as a target."""
+    sums = {}
+    for name, per_db in results.items():
+        window = ('±500 Da' if name.endswith('-open') else
+                  '±1.2 Da' if name.endswith('-wide') else 'narrow')
+        for db_name, r in per_db.items():
+            for x in engines:
+                c = r['engines'].get(x)
+                bal = c and c['evalue'].get('random_balance')
+                if not bal:
+                    continue
+                acc = sums.setdefault((db_name, window), {}).setdefault(x, [0, 0, 0])
+                acc[0] += bal[0]
+                acc[1] += bal[1]
+                acc[2] += 1
+    print(f'\n## Balance of the best random matches (the {RANDOM_BALANCE_TOP} best-ranked by '
+          'E-value per search)\n')
+    print('Entrapment / decoy PSMs among each search\'s best-ranked rank-1 matches that are '
+          'decoys or entrapment targets, summed (searches); D/T assumes about half and half '
+          '(databases whose entrapment is at least twice the sample, r >= 2).\n')
+    print('| database | window | ' + ' | '.join(engines) + ' |')
+    print('|---|---|' + '---|' * len(engines))
+    for (db_name, window), per_engine in sums.items():
+        cells = [f'{per_engine[x][0]} / {per_engine[x][1]} ({per_engine[x][2]})'
+                 if x in per_engine else '-' for x in engines]
+        print(f'| {db_name} | {window} | ' + ' | '.join(cells) + ' |')
 
 
 def print_below_best_peer(results, engines):

@@ -46,7 +46,10 @@ inline constexpr const char* kSkipTooManyPeaks = "more than 4194304 peaks";
 
 // Data problems (ReadStats::problems) that do not skip the spectrum; counts are peaks.
 inline constexpr const char* kDroppedBadMz = "peaks dropped: m/z NaN, infinite or not positive";
-inline constexpr const char* kDroppedBadIntensity = "peaks dropped: intensity NaN or infinite";
+// An intensity is stored as a 32-bit float: a finite value beyond its range (3.4e38, e.g. 1e300)
+// becomes infinite and is dropped under the same reason, which says so.
+inline constexpr const char* kDroppedBadIntensity =
+    "peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)";
 inline constexpr const char* kPeakWithoutIntensity =
     "peak lines without an intensity (given intensity 1)";
 // Counted once per file that ends inside its document or inside a spectrum.

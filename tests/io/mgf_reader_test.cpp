@@ -333,7 +333,7 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
   // The NaN intensity and the negative m/z are counted peaks, and the cut last block says the
   // file ends early.
   const std::map<std::string, uint64_t> problems = {
-      {"peaks dropped: intensity NaN or infinite", 1},
+      {"peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)", 1},
       {"peaks dropped: m/z NaN, infinite or not positive", 1},
       {"file ends early (truncated?)", 1},
   };
@@ -350,11 +350,13 @@ TEST(MgfReader, DroppedPeaksAreReportedAtTheirLines) {
   ASSERT_EQ(p.spectra.size(), 1u);
   EXPECT_EQ(p.spectra[0].mz, (std::vector<double>{100.0, 300.0}));
   const std::map<std::string, uint64_t> problems = {
-      {"peaks dropped: intensity NaN or infinite", 2},
+      {"peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)", 2},
       {"peaks dropped: m/z NaN, infinite or not positive", 2},
   };
   EXPECT_EQ(p.stats.problems, problems);
-  EXPECT_EQ(p.stats.first_problem_at.at("peaks dropped: intensity NaN or infinite"), "line 6");
+  EXPECT_EQ(p.stats.first_problem_at.at(
+                "peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)"),
+            "line 6");
   EXPECT_EQ(p.stats.first_problem_at.at("peaks dropped: m/z NaN, infinite or not positive"),
             "line 8");
 }
@@ -374,6 +376,15 @@ TEST(MgfReader, NumbersBeyondTheDoubleRangeAreDroppedPeaksNotBadLines) {
   EXPECT_EQ(p.stats.first_problem_at.at(kDroppedBadMz), "line 5");
   EXPECT_EQ(p.stats.first_problem_at.at(kDroppedBadIntensity), "line 8");
   EXPECT_TRUE(p.stats.skipped.empty());
+  // A finite intensity beyond a float's range (1e300, 3.4e39) is infinite as stored: dropped,
+  // under the reason that names the float's range; 3.4e38 itself is kept.
+  Parsed big = parse(
+      "BEGIN IONS\nPEPMASS=500.2\nCHARGE=2+\n100 1e300\n200 3.4e39\n300 3.4e38\n"
+      "END IONS\n");
+  ASSERT_EQ(big.spectra.size(), 1u);
+  EXPECT_EQ(big.spectra[0].mz, (std::vector<double>{300.0}));
+  EXPECT_EQ(big.stats.problems.at(kDroppedBadIntensity), 2u);
+  EXPECT_EQ(big.stats.first_problem_at.at(kDroppedBadIntensity), "line 4");
   // A precursor m/z beyond the range is still a bad PEPMASS (infinite).
   EXPECT_EQ(parse("BEGIN IONS\nPEPMASS=1e400\n100 1\nEND IONS\n").stats.skipped.at("bad PEPMASS"),
             1u);

@@ -77,6 +77,17 @@ std::string_view root_element_name(std::string_view xml) {
   return {};
 }
 
+// "1 peak dropped: ...", "2 peaks dropped: ...": the problems name what they count in the
+// plural (peak_checks.hpp), read as the singular after a count of one.
+std::string counted(uint64_t count, const std::string& problem) {
+  std::string text = std::to_string(count) + " ";
+  if (count == 1 && problem.starts_with("peaks ")) return text + "peak " + problem.substr(6);
+  if (count == 1 && problem.starts_with("peak lines ")) {
+    return text + "peak line " + problem.substr(11);
+  }
+  return text + problem;
+}
+
 }  // namespace
 
 PeakListFormat detect_peak_list_format(std::string_view head) {
@@ -104,7 +115,7 @@ std::vector<std::string> read_problem_warnings(const std::string& file_name,
                                                const ReadStats& stats) {
   std::vector<std::string> warnings;
   for (const auto& [problem, count] : stats.problems) {
-    std::string text = file_name + ": " + std::to_string(count) + " " + problem;
+    std::string text = file_name + ": " + counted(count, problem);
     const auto where = stats.first_problem_at.find(problem);
     if (where != stats.first_problem_at.end() && !where->second.empty()) {
       text += " (first at " + where->second + ")";

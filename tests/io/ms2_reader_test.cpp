@@ -120,6 +120,11 @@ TEST(Ms2Reader, BadRecordsAreSkippedAndCounted) {
   EXPECT_EQ(stats.problems.at(kPeakWithoutIntensity), 1u);
   EXPECT_EQ(stats.problems.at(kDroppedBadMz), 3u);  // "1e400" is infinite, not a bad line
   EXPECT_EQ(stats.first_problem_at.at(kPeakWithoutIntensity), "line 22");
+  // The warnings count in the singular after one ("1 peak line", not "1 peak lines").
+  EXPECT_EQ(read_problem_warnings("x.ms2", stats),
+            (std::vector<std::string>{
+                "x.ms2: 1 peak line without an intensity (given intensity 1) (first at line 22)",
+                "x.ms2: 3 peaks dropped: m/z NaN, infinite or not positive (first at line 21)"}));
 }
 
 // A file cut inside its last line (no line end at the end): that spectrum is skipped as

@@ -191,7 +191,7 @@ TEST(ReaderAgreement, NonFiniteAndNegativePeakValuesAreDroppedAndCounted) {
             (std::vector<std::string>{
                 // The peak lines themselves: the first entry's BEGIN IONS is line 2, its first
                 // peak (m/z NaN) line 7, its fifth (intensity inf) line 11.
-                "x.mgf: 1 peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond "
+                "x.mgf: 1 peak dropped: intensity NaN or infinite (as a 32-bit float: beyond "
                 "3.4e38) (first "
                 "at line 11)",
                 "x.mgf: 6 peaks dropped: m/z NaN, infinite or not positive (first at line 7)"}));

@@ -1,6 +1,9 @@
 // Peak-list format detection and the reader factory; see spectrum_reader.hpp.
 #include "io/spectrum_reader.hpp"
 
+#include <string_view>
+#include <utility>
+
 #include "io/mgf_reader.hpp"
 #include "io/ms2_reader.hpp"
 #include "io/mzml_reader.hpp"
@@ -78,12 +81,22 @@ std::string_view root_element_name(std::string_view xml) {
 }
 
 // "1 peak dropped: ...", "2 peaks dropped: ...": the problems name what they count in the
-// plural (peak_checks.hpp), read as the singular after a count of one.
+// plural (peak_checks.hpp, profile_spectrum.hpp, the mzML reader), read as the singular after a
+// count of one. Every plural problem text starts with one of these.
 std::string counted(uint64_t count, const std::string& problem) {
+  static constexpr std::pair<std::string_view, std::string_view> kSingular[] = {
+      {"peaks ", "peak "},
+      {"peak lines ", "peak line "},
+      {"profile spectra ", "profile spectrum "},
+      {"spectra ", "spectrum "},
+  };
   std::string text = std::to_string(count) + " ";
-  if (count == 1 && problem.starts_with("peaks ")) return text + "peak " + problem.substr(6);
-  if (count == 1 && problem.starts_with("peak lines ")) {
-    return text + "peak line " + problem.substr(11);
+  if (count == 1) {
+    for (const auto& [plural, singular] : kSingular) {
+      if (problem.starts_with(plural)) {
+        return text + std::string(singular) + problem.substr(plural.size());
+      }
+    }
   }
   return text + problem;
 }

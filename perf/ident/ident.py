@@ -285,20 +285,25 @@ RANDOM_BALANCE_TOP = 10
 
 
 def random_balance(db, best):
-    """(entrapment, decoy) among the RANDOM_BALANCE_TOP best-ranked random matches of `best`
-    (rank-1 PSMs by E-value): decoys and targets the sample cannot contain. D/T assumes the two
-    equally likely (entrapment databases: r >> 1); None without an entrapment proteome."""
+    """[entrapment, decoy, first is a decoy (0/1), expected entrapment] among the
+    RANDOM_BALANCE_TOP best-ranked random matches of `best` (rank-1 PSMs by E-value): decoys and
+    targets the sample cannot contain. A random match is an entrapment target with probability
+    r / (2r + 1) under D/T's assumption (targets and decoys alike, the entrapment r times the
+    sample); None without an entrapment proteome or with r < 2."""
     if not db.entrap_peptides or db.r < 2:
         return None
-    n_e = n_d = 0
+    labels = []
     for p in sorted(best, key=lambda p: p.key()):
         if p.is_decoy:
-            n_d += 1
+            labels.append('D')
         elif not db.sample.contains(fdr.plain_sequence(p.peptide)):
-            n_e += 1
-        if n_e + n_d >= RANDOM_BALANCE_TOP:
+            labels.append('E')
+        if len(labels) >= RANDOM_BALANCE_TOP:
             break
-    return [n_e, n_d]
+    if not labels:
+        return None
+    share = db.r / (2 * db.r + 1)
+    return [labels.count('E'), labels.count('D'), int(labels[0] == 'D'), share * len(labels)]
 
 
 def entrapment_of(db, sequences):
@@ -537,20 +542,24 @@ def print_random_balance(results, engines):
                 bal = c and c['evalue'].get('random_balance')
                 if not bal:
                     continue
-                acc = sums.setdefault((db_name, window), {}).setdefault(x, [0, 0, 0])
+                acc = sums.setdefault((db_name, window), {}).setdefault(x, [0, 0, 0, 0, 0.0])
                 acc[0] += bal[0]
                 acc[1] += bal[1]
                 acc[2] += 1
+                acc[3] += bal[2]
+                acc[4] += bal[3]
     print(f'\n## Balance of the best random matches (the {RANDOM_BALANCE_TOP} best-ranked by '
           'E-value per search)\n')
     print('Entrapment / decoy PSMs among each search\'s best-ranked rank-1 matches that are '
-          'decoys or entrapment targets, summed (searches); D/T assumes about half and half '
-          '(databases whose entrapment is at least twice the sample, r >= 2).\n')
+          'decoys or entrapment targets, summed, and the entrapment count D/T\'s assumption '
+          'expects (r / (2r + 1) of them; databases with r >= 2); then the searches, and in how '
+          'many of them the best random match is a decoy. The searches share spectra (the same '
+          'run at several windows or in several formats), so the sums are not independent.\n')
     print('| database | window | ' + ' | '.join(engines) + ' |')
     print('|---|---|' + '---|' * len(engines))
     for (db_name, window), per_engine in sums.items():
-        cells = [f'{per_engine[x][0]} / {per_engine[x][1]} ({per_engine[x][2]})'
-                 if x in per_engine else '-' for x in engines]
+        cells = [f'{a[0]} / {a[1]} (expected {a[4]:.0f}; first a decoy in {a[3]} of {a[2]})'
+                 if (a := per_engine.get(x)) else '-' for x in engines]
         print(f'| {db_name} | {window} | ' + ' | '.join(cells) + ' |')
 
 

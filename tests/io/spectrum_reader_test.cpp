@@ -1,6 +1,8 @@
 // Peak-list format detection and dispatch: content decides, never the file name.
 #include "io/spectrum_reader.hpp"
 
+#include "io/peak_checks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -115,6 +117,28 @@ TEST(SpectrumReaderFormat, MzmlAndMgfReadersAgreeOnTheSameSpectra) {
     EXPECT_EQ(a.mz, b.mz) << "spectrum " << i;
     EXPECT_EQ(a.intensity, b.intensity) << "spectrum " << i;
   }
+}
+
+// The warnings read each problem's plural as the singular after a count of one: every plural
+// problem text the readers use ("peaks dropped", "peak lines", "profile spectra", "spectra
+// outside"), and none of the others.
+TEST(ReadProblemWarnings, ACountOfOneReadsInTheSingular) {
+  ReadStats stats;
+  stats.problems = {{kDroppedBadMz, 1},
+                    {kPeakWithoutIntensity, 1},
+                    {"profile spectra centroided", 1},
+                    {"spectra outside <spectrumList> ignored", 1},
+                    {kFileEndsEarly, 1},
+                    {kDroppedBadIntensity, 2}};
+  stats.first_problem_at[kDroppedBadMz] = "line 7";
+  EXPECT_EQ(
+      read_problem_warnings("x", stats),
+      (std::vector<std::string>{
+          "x: 1 file ends early (truncated?)",
+          "x: 1 peak line without an intensity (given intensity 1)",
+          "x: 2 peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)",
+          "x: 1 peak dropped: m/z NaN, infinite or not positive (first at line 7)",
+          "x: 1 profile spectrum centroided", "x: 1 spectrum outside <spectrumList> ignored"}));
 }
 
 }  // namespace

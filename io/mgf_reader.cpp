@@ -349,7 +349,7 @@ class MgfReader final : public SpectrumReader {
     has_pepmass_ = false;
     has_charge_ = false;
     block_line_ = line_no_;
-    first_bad_mz_line_ = first_bad_intensity_line_ = 0;
+    first_invalid_ = FirstInvalidPeakLines{};
   }
 
   std::string line_of(uint64_t line) const {
@@ -362,7 +362,8 @@ class MgfReader final : public SpectrumReader {
     if (!has_pepmass_) return skip_counted(kMissingPepmass);
     const std::string where = "line " + std::to_string(block_line_);
     // Invalid peaks are dropped and counted at their own lines (peak_line noted the first).
-    check_peaks(current_, stats_, line_of(first_bad_mz_line_), line_of(first_bad_intensity_line_));
+    check_peaks(current_, stats_, line_of(first_invalid_.bad_mz),
+                line_of(first_invalid_.bad_intensity));
     if (current_.mz.empty()) return skip_counted(kNoPeaks);
     if (!has_charge_) {
       if (const char* reason = charge_skip_reason(default_charge_kind_))
@@ -423,11 +424,7 @@ class MgfReader final : public SpectrumReader {
     // A NaN, infinite or non-positive m/z and a NaN or infinite intensity (as stored) are
     // dropped at END IONS (remove_invalid_peaks, as every reader does), counted at their line.
     const auto stored = static_cast<float>(intensity);
-    if (!valid_peak_mz(mz)) {
-      if (first_bad_mz_line_ == 0) first_bad_mz_line_ = line_no_;
-    } else if (!valid_peak_intensity(stored) && first_bad_intensity_line_ == 0) {
-      first_bad_intensity_line_ = line_no_;
-    }
+    first_invalid_.note(mz, stored, line_no_);
     current_.mz.push_back(mz);
     current_.intensity.push_back(stored);
   }
@@ -534,9 +531,8 @@ class MgfReader final : public SpectrumReader {
   uint64_t bad_line_ = 0;      // the line that set bad_
   bool has_pepmass_ = false;
   bool has_charge_ = false;
-  uint64_t block_line_ = 0;                // the BEGIN IONS line of the current spectrum
-  uint64_t first_bad_mz_line_ = 0;         // of the current spectrum's peaks, 0 for none
-  uint64_t first_bad_intensity_line_ = 0;  // likewise
+  uint64_t block_line_ = 0;              // the BEGIN IONS line of the current spectrum
+  FirstInvalidPeakLines first_invalid_;  // of the current spectrum's peaks
   size_t last_peak_count_ = 0;
 };
 

@@ -163,6 +163,7 @@ class Ms2Reader final : public SpectrumReader {
     current_.file_index = file_index_;
     bad_ = nullptr;
     start_line_ = line_no_;
+    first_invalid_ = FirstInvalidPeakLines{};
     first_mh_ = 0.0;
     std::string_view f[4];
     const size_t n = split_fields(s, f, 4);
@@ -216,8 +217,14 @@ class Ms2Reader final : public SpectrumReader {
       return set_bad("bad peak line");
     }
     if (n == 1) note_problem(stats_, kPeakWithoutIntensity, 1, "line " + std::to_string(line_no_));
+    const float stored = static_cast<float>(intensity);
+    first_invalid_.note(mz, stored, line_no_);  // dropped at the end, named at their line
     current_.mz.push_back(mz);
-    current_.intensity.push_back(static_cast<float>(intensity));
+    current_.intensity.push_back(stored);
+  }
+
+  std::string line_of(uint64_t line) const {
+    return "line " + std::to_string(line > 0 ? line : start_line_);
   }
 
   void end_spectrum() {
@@ -231,7 +238,8 @@ class Ms2Reader final : public SpectrumReader {
     }
     if (reason == nullptr && !(current_.precursor_mz > 0.0)) reason = "no precursor m/z";
     if (reason == nullptr) {
-      check_peaks(current_, stats_, where);
+      check_peaks(current_, stats_, line_of(first_invalid_.bad_mz),
+                  line_of(first_invalid_.bad_intensity));
       if (current_.mz.empty()) reason = kSkipNoPeaks;
     }
     if (reason != nullptr) {
@@ -259,7 +267,8 @@ class Ms2Reader final : public SpectrumReader {
   const char* bad_ = nullptr;
   uint64_t bad_line_ = 0;
   uint64_t start_line_ = 0;
-  double first_mh_ = 0.0;  // M+H of the first Z line
+  FirstInvalidPeakLines first_invalid_;  // of the current spectrum's peaks
+  double first_mh_ = 0.0;                // M+H of the first Z line
 };
 
 }  // namespace

@@ -86,6 +86,21 @@ inline bool valid_peak_intensity(float intensity) {
   return std::isfinite(intensity);
 }
 
+// The lines of a spectrum's first invalid peaks of each kind, for the readers of line-based
+// formats (MGF, MS2), whose warnings name the peak's line: note() every peak as it is read (the
+// intensity as stored); 0 while there is none.
+struct FirstInvalidPeakLines {
+  uint64_t bad_mz = 0;
+  uint64_t bad_intensity = 0;
+  void note(double mz, float intensity, uint64_t line) {
+    if (!valid_peak_mz(mz)) {
+      if (bad_mz == 0) bad_mz = line;
+    } else if (!valid_peak_intensity(intensity) && bad_intensity == 0) {
+      bad_intensity = line;
+    }
+  }
+};
+
 // Drops the invalid peaks of `spectrum` in place (order of the others kept) and says how many.
 InvalidPeaks remove_invalid_peaks(RawSpectrum& spectrum);
 

@@ -124,7 +124,19 @@ TEST(Ms2Reader, BadRecordsAreSkippedAndCounted) {
   EXPECT_EQ(read_problem_warnings("x.ms2", stats),
             (std::vector<std::string>{
                 "x.ms2: 1 peak line without an intensity (given intensity 1) (first at line 22)",
-                "x.ms2: 3 peaks dropped: m/z NaN, infinite or not positive (first at line 21)"}));
+                "x.ms2: 3 peaks dropped: m/z NaN, infinite or not positive (first at line 23)"}));
+}
+
+// A dropped peak is named at its own line, as in MGF: here the intensity 1e300 (infinite as a
+// 32-bit float) on line 5 and the m/z "nan" on line 6, not the S line.
+TEST(Ms2Reader, DroppedPeaksAreNamedAtTheirLine) {
+  const std::string text = "S\t1\t1\t500.0\nZ\t2\t999\n100 1\n150 2\n200 1e300\nnan 3\n300 2\n";
+  ReadStats stats;
+  const auto got = read_ms2(text, 1 << 20, &stats);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].mz, (std::vector<double>{100.0, 150.0, 300.0}));
+  EXPECT_EQ(stats.first_problem_at.at(kDroppedBadIntensity), "line 5");
+  EXPECT_EQ(stats.first_problem_at.at(kDroppedBadMz), "line 6");
 }
 
 // A file cut inside its last line (no line end at the end): that spectrum is skipped as

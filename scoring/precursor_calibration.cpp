@@ -132,8 +132,8 @@ std::string describe(const PrecursorCalibration& m) {
                   "applied: errors %+.2f ppm +- %.2f ppm (%.0f%% further) from %d %s PSMs in a %s",
                   m.offset_ppm, m.sigma_ppm, 100 * m.tail_share, m.confident, from, window.c_str());
   } else if (m.confident < kMinConfidentForCalibration) {
-    std::snprintf(line, sizeof line, "not applied: %d rank-1 target PSMs, fewer than %d",
-                  m.confident, kMinConfidentForCalibration);
+    std::snprintf(line, sizeof line, "not applied: %d rank-1 target PSM%s, fewer than %d",
+                  m.confident, m.confident == 1 ? "" : "s", kMinConfidentForCalibration);
   } else {
     std::snprintf(line, sizeof line,
                   "not applied: a %s, less than 6 x the errors' spread %.2f ppm (1.4826 x MAD "

@@ -251,8 +251,10 @@ bool rescore_psms(std::vector<PsmFact>& psms, RescoringOutcome* outcome) {
   }
   out.rank1_psms = rank1.size();
   if (rank1.size() < kMinRescorePsms) {
-    out.not_applied = std::to_string(rank1.size()) + " rank-1 PSMs, fewer than " +
-                      std::to_string(kMinRescorePsms) + " (small runs overfit)";
+    out.not_applied =
+        std::to_string(rank1.size()) +
+        (rank1.size() == 1 ? " rank-1 PSM, fewer than " : " rank-1 PSMs, fewer than ") +
+        std::to_string(kMinRescorePsms) + " (small runs overfit)";
     return false;
   }
   const size_t n = rank1.size();

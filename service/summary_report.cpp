@@ -95,8 +95,10 @@ std::string format_job_summary(const JobSummary& s) {
     out += fmt::format("  precursor errors   {}\n", s.precursor_calibration);
   }
   if (!s.rescoring.empty()) out += fmt::format("  rescoring          {}\n", s.rescoring);
-  out += fmt::format("  at 1% FDR          {:>10} PSMs, {} peptides, {} proteins\n", s.psms_at_1pct,
-                     s.peptides_at_1pct, s.proteins_at_1pct);
+  auto s_after = [](uint64_t n) { return n == 1 ? "" : "s"; };  // "1 PSM", "2 PSMs"
+  out += fmt::format("  at 1% FDR          {:>10} PSM{}, {} peptide{}, {} protein{}\n",
+                     s.psms_at_1pct, s_after(s.psms_at_1pct), s.peptides_at_1pct,
+                     s_after(s.peptides_at_1pct), s.proteins_at_1pct, s_after(s.proteins_at_1pct));
   if (!s.stages.empty()) {
     out += fmt::format("  {:<10} {:>9} {:>12} {:>12} {:>10}  {}\n", "stage", "busy s", "items",
                        "items/s", "MB/s", "active s");

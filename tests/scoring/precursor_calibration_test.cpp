@@ -223,5 +223,14 @@ TEST(PrecursorCalibration, ADaWindowWithoutMassesChangesNothing) {
   for (size_t i = 0; i < facts.size(); ++i) EXPECT_EQ(facts[i].score, before[i].score);
 }
 
+// Too few confident PSMs: the line says how many, in the singular after one.
+TEST(PrecursorCalibration, TooFewConfidentPsmsAreCountedInTheLine) {
+  PrecursorCalibration model;
+  model.confident = 1;
+  EXPECT_EQ(describe(model), "not applied: 1 rank-1 target PSM, fewer than 10");
+  model.confident = 4;
+  EXPECT_EQ(describe(model), "not applied: 4 rank-1 target PSMs, fewer than 10");
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -108,6 +108,9 @@ TEST(Rescoring, FewerThanAThousandRankOnePsmsKeepTheirScore) {
   EXPECT_FALSE(rescore_psms(facts.facts, &outcome));
   EXPECT_EQ(describe(outcome),
             "not applied: 999 rank-1 PSMs, fewer than 1000 (small runs overfit)");
+  PsmFacts one = facts_of(std::vector<Psm>(psms.begin(), psms.begin() + 1));
+  EXPECT_FALSE(rescore_psms(one.facts, &outcome));
+  EXPECT_EQ(describe(outcome), "not applied: 1 rank-1 PSM, fewer than 1000 (small runs overfit)");
 }
 
 }  // namespace

@@ -20,5 +20,18 @@ TEST(SummaryReport, JsonListsWarningsOnlyWhenThereAreSome) {
   EXPECT_EQ(json.find("spectra_searched")->as_integer(), 0);
 }
 
+// The printed summary counts in the singular after one: "1 PSM, 1 peptide, 1 protein".
+TEST(SummaryReport, TheFdrLineCountsInTheSingularAfterOne) {
+  JobSummary s;
+  s.psms_at_1pct = 1;
+  s.peptides_at_1pct = 1;
+  s.proteins_at_1pct = 2;
+  const std::string text = format_job_summary(s);
+  EXPECT_NE(text.find("1 PSM, 1 peptide, 2 proteins\n"), std::string::npos) << text;
+  s.psms_at_1pct = 45;
+  s.peptides_at_1pct = 19;
+  EXPECT_NE(format_job_summary(s).find("45 PSMs, 19 peptides, 2 proteins\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -1,6 +1,7 @@
 // ParseError: a file could not be parsed. Its message names the file, where (byte offset and,
 // for line formats, line number) and what was expected, e.g.
-//   "BSA1.mzML: byte 18234: expected '>' in <spectrum> start tag".
+//   "BSA1.mzML: byte 18234: expected '>' in <spectrum> start tag",
+//   "run1.mgf: line 5 (byte 924): expected BEGIN IONS".
 // Thrown by the io/ readers for input that cannot be parsed at all; a single malformed spectrum
 // is skipped and counted instead (see ReadStats).
 #pragma once
@@ -27,10 +28,9 @@ class ParseError : public std::runtime_error {
  private:
   static std::string format(const std::string& file, uint64_t offset, uint64_t line,
                             const std::string& what) {
-    std::string s = file + ": ";
-    if (line > 0) s += "line " + std::to_string(line) + " ";
-    s += "(byte " + std::to_string(offset) + "): " + what;
-    return s;
+    if (line == 0) return file + ": byte " + std::to_string(offset) + ": " + what;
+    return file + ": line " + std::to_string(line) + " (byte " + std::to_string(offset) +
+           "): " + what;
   }
   std::string file_;
   uint64_t byte_offset_;

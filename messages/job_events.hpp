@@ -62,7 +62,7 @@ struct ChunksDone {
 
 struct JobFailure {
   uint64_t job = 0;
-  std::string message;  // "BSA1.mzML: (byte 18234): ..."
+  std::string message;  // "BSA1.mzML: byte 18234: ..."
 };
 
 // Adds `from`'s statistics and counts into `into` (sums; checksums and stages merged; activity

@@ -205,7 +205,7 @@ TEST_F(MessagesTest, BlockAndReportRoundTrip) {
   EXPECT_EQ(round_trip(ForgetJob{3, 7}).part, 7u);
   EXPECT_EQ(round_trip(ForgetJob{3}).part, kAllParts);
 
-  JobFailure f{9, "truncated.mzML: (byte 592373): unclosed token"};
+  JobFailure f{9, "truncated.mzML: byte 592373: unclosed token"};
   EXPECT_EQ(round_trip(f).message, f.message);
 }
 

@@ -64,7 +64,7 @@ TEST_F(ParserStage, AnEmptyFileFailsTheJobNamingIt) {
                   [&](BlockAck& ack) { acked = ack.ok; }, caf::after(kWait) >> [] {});
   }
   EXPECT_FALSE(acked);
-  EXPECT_EQ(failure.message, "empty.mgf: (byte 0): empty file: no mzML, mzXML, MGF or MS2 content");
+  EXPECT_EQ(failure.message, "empty.mgf: byte 0: empty file: no mzML, mzXML, MGF or MS2 content");
 }
 
 }  // namespace

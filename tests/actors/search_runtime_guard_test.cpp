@@ -82,8 +82,7 @@ TEST(SearchRuntimeGuard, EmptySpectraFileFailsNamingTheFile) {
   std::ofstream(mzml) << "\n  \n";  // whitespace only
   JobSpec job = ecoli_job("empty-spectra", dir / "out");
   job.spectra_paths = {mzml.string()};
-  expect_job_error(job,
-                   mzml.string() + ": (byte 0): empty file: no mzML, mzXML, MGF or MS2 content");
+  expect_job_error(job, mzml.string() + ": byte 0: empty file: no mzML, mzXML, MGF or MS2 content");
   fs::remove_all(dir);
 }
 

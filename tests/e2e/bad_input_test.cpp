@@ -89,7 +89,7 @@ TEST(BadInput, DamagedGzipNamesTheFileAndSaysTheOffsetIsDecompressed) {
                      "-o", out, "-q"},
                     dir);
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  EXPECT_NE(run.err.find(damaged + ": (byte 50743): corrupt gzip data: incorrect data check"),
+  EXPECT_NE(run.err.find(damaged + ": byte 50743: corrupt gzip data: incorrect data check"),
             std::string::npos)
       << run.err;
   expect_no_results(out);
@@ -107,12 +107,12 @@ TEST(BadInput, CompressedFileCutBeforeItsFirstBlockIsTruncatedNotEmpty) {
     std::string name, bytes, expected;
   } cases[] = {
       {"cut.mzML.gz", std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10),
-       ": (byte 10): truncated gzip data: the stream ends inside a member"},
+       ": byte 10: truncated gzip data: the stream ends inside a member"},
       {"cut.mgf.zst", std::string("\x28\xb5\x2f\xfd\x20\x05", 6),
-       ": (byte 6): truncated zstd data: the stream ends inside a frame"},
+       ": byte 6: truncated zstd data: the stream ends inside a frame"},
       // Two bytes of the zstd magic: too short to tell; neither empty nor truncated.
       {"two_bytes.mgf", std::string("\x28\xb5", 2),
-       ": (byte 0): 2-byte file: no mzML, mzXML, MGF or MS2 content"},
+       ": byte 0: 2-byte file: no mzML, mzXML, MGF or MS2 content"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);

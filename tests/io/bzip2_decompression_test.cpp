@@ -73,8 +73,8 @@ TEST(Bzip2Decompression, ReadsConcatenatedStreamsAndZeroPadding) {
 TEST(Bzip2Decompression, TruncationAndCorruptionAreParseErrors) {
   const std::string packed = bz2();
   EXPECT_EQ(decode_error(packed.substr(0, packed.size() / 2), "half.mgf.bz2"),
-            "half.mgf.bz2: (byte " + std::to_string(packed.size() / 2) +
-                "): truncated bzip2 data: the input ends inside a stream");
+            "half.mgf.bz2: byte " + std::to_string(packed.size() / 2) +
+                ": truncated bzip2 data: the input ends inside a stream");
   // Every cut after the magic is reported.
   for (size_t n : {4u, 5u, 10u, 100u, 16899u}) {
     EXPECT_NE(decode_error(packed.substr(0, n), "cut.bz2").find("truncated bzip2 data"),

@@ -110,7 +110,7 @@ TEST(PeakListParser, AnEmptyFileIsAParseErrorNamingIt) {
     FAIL() << "no error";
   } catch (const ParseError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "empty.mgf: (byte 0): empty file: no mzML, mzXML, MGF or MS2 content");
+              "empty.mgf: byte 0: empty file: no mzML, mzXML, MGF or MS2 content");
     EXPECT_EQ(parser.failure_message(e, 0, 0), e.what());
   }
 }

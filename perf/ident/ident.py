@@ -290,7 +290,7 @@ def random_balance(db, best):
     targets the sample cannot contain. A random match is an entrapment target with probability
     r / (2r + 1) under D/T's assumption (targets and decoys alike, the entrapment r times the
     sample); None without an entrapment proteome or with r < 2."""
-    if not db.entrap_peptides or db.r < 2:
+    if not db.has_entrapment or db.r < 2:
         return None
     labels = []
     for p in sorted(best, key=lambda p: p.key()):
@@ -534,8 +534,8 @@ def print_random_balance(results, engines):
     window class: D/T's assumption that a random match is a decoy as often as a target."""
     sums = {}
     for name, per_db in results.items():
-        window = ('±500 Da' if name.endswith('-open') else
-                  '±1.2 Da' if name.endswith('-wide') else 'narrow')
+        window_da = RUNS[name].get('precursor_da')
+        window = f'±{window_da:g} Da' if window_da else 'narrow'
         for db_name, r in per_db.items():
             for x in engines:
                 c = r['engines'].get(x)

@@ -129,10 +129,11 @@ TEST_P(JobPsmsTest, SpilledResultsEqualTheInMemoryPathForBsa1) {
   EXPECT_EQ(psms.counts().psms, want.psms);
   EXPECT_EQ(psms.counts().peptides, want.peptides);
   EXPECT_EQ(psms.counts().proteins, want.proteins);
-  // BSA1 with the demo settings (results.json psms_at_1pct_fdr): 45 with the decoy tail bound
-  // (scoring/fdr.hpp) and the precursor-error likelihood ratio (sigma at least 2 ppm; 44 with a
-  // 1 ppm floor), 54 with D/T, without the LDA (925 rank-1 PSMs < 1000); 65 before.
-  EXPECT_EQ(want.psms, 45u);
+  // BSA1 with the demo settings (results.json psms_at_1pct_fdr): 40 with the decoy tail bound
+  // (scoring/fdr.hpp), the precursor-error likelihood ratio and the null peptides mass-matched at
+  // their N-terminus (scoring/spectrum_scorer.cpp; 45 at the C-terminus, 44 with the ratio's
+  // 1 ppm sigma floor, 54 with D/T), without the LDA (926 rank-1 PSMs < 1000); 65 before.
+  EXPECT_EQ(want.psms, 40u);
 
   ResultContext context;
   context.params = &params;
@@ -185,16 +186,20 @@ TEST(JobPsms, Bsa1JobThroughThePipelineReportsItsKnownCounts) {
   job.chunk_size = 37;  // many batches for the writer
   const JobSummary s = runtime.run(job);
   EXPECT_EQ(s.spectra_read, 1684u);
-  EXPECT_EQ(s.psms, 925u);
+  EXPECT_EQ(s.psms, 926u);
   // 54 / 24 with D/T (scoring/fdr.hpp: the decoy tail bound), 65 with the LDA rescoring of 925
   // PSMs (now >= 1000 only).
-  EXPECT_EQ(s.psms_at_1pct, 45u);  // 44 / 18 with the precursor ratio's 1 ppm sigma floor
-  EXPECT_EQ(s.peptides_at_1pct, 19u);
+  // 45 / 19 / 5 with the null peptides mass-matched at the C-terminus (scoring/spectrum_scorer.cpp;
+  // the 11 proteins: albumin, pig and dog trypsin, O46375 (bovine transthyretin) and a group of
+  // seven human keratins, every one a BSA digest's protein or contaminant); 44 / 18 with the
+  // precursor ratio's 1 ppm sigma floor.
+  EXPECT_EQ(s.psms_at_1pct, 40u);
+  EXPECT_EQ(s.peptides_at_1pct, 17u);
   // 12 by the picked protein FDR alone, before a protein's q was at least its best peptide's.
-  EXPECT_EQ(s.proteins_at_1pct, 5u);
+  EXPECT_EQ(s.proteins_at_1pct, 11u);
   EXPECT_TRUE(fs::is_empty(dir / "tmp"));  // no spill left behind
   const std::string tsv = read_file(dir / "out" / "results.tsv");
-  EXPECT_EQ(std::count(tsv.begin(), tsv.end(), '\n'), 926);  // header + 925 PSMs
+  EXPECT_EQ(std::count(tsv.begin(), tsv.end(), '\n'), 927);  // header + 926 PSMs
   fs::remove_all(dir);
 }
 

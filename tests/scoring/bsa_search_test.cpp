@@ -103,11 +103,12 @@ TEST(BsaSearch, OmssaConfirmedSpectraRankTheirPeptideFirst) {
     EXPECT_LT(std::abs(best[0].precursor_ppm), 10.0);
     // A one-protein database scores only ~200 peptides per spectrum, so E-values (expected
     // counts among them) stay modest. Its null is the protein's other peptides moved to the
-    // precursor mass (mass-matched, scoring/spectrum_scorer.cpp), among them the answer's
-    // missed-cleavage neighbours, whose shared b ions then bring their complementary y ions
-    // along: these nine have E-values 0.23-0.54 (all below 0.2 before mass-matching), each clear
-    // of the next candidate.
-    EXPECT_LT(best[0].evalue, 0.6);
+    // precursor mass (mass-matched at the N-terminus, scoring/spectrum_scorer.cpp), among them
+    // the answer's missed-cleavage neighbours and the peptides sharing its C-terminal residues,
+    // whose y ions then match the answer's: these nine have E-values 0.20-0.62 (0.23-0.54 when
+    // the nulls' y ions were the ones moved, all below 0.2 before mass-matching), each clear of
+    // the next candidate.
+    EXPECT_LT(best[0].evalue, 0.7);
     EXPECT_GT(best[0].delta_next, 0.0);
     EXPECT_GE(best[0].matched_peaks, 5);
   }

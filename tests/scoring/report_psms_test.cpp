@@ -98,7 +98,7 @@ TEST(ReportPsms, Bsa1RankOneRowsAreTheSameForOneAndFivePsmsPerSpectrum) {
   };
   const std::map<uint64_t, Psm> one = rank1(1);
   const std::map<uint64_t, Psm> five = rank1(5);
-  ASSERT_EQ(one.size(), 925u);
+  ASSERT_EQ(one.size(), 926u);
   ASSERT_EQ(five.size(), one.size());
   size_t accepted = 0;
   for (const auto& [spectrum, a] : one) {
@@ -113,7 +113,7 @@ TEST(ReportPsms, Bsa1RankOneRowsAreTheSameForOneAndFivePsmsPerSpectrum) {
     EXPECT_EQ(a.protein_q, b.protein_q);
     accepted += !a.decoy && a.spectrum_q <= 0.01;
   }
-  EXPECT_GT(accepted, 40u);
+  EXPECT_EQ(accepted, 40u);  // the demo job's 40 target PSMs at 1% FDR (job_psms_test.cpp)
 }
 
 }  // namespace

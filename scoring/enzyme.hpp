@@ -54,6 +54,9 @@ class Enzyme {
   bool cleaves_every_bond() const { return every_bond_; }
   // True for no-cleavage: no bond is a site.
   bool cleaves_no_bond() const { return no_bond_; }
+  // True when sites are after the cleave_at residues (trypsin, Lys-C, Glu-C...), so that the
+  // peptides end in one of them; false for Lys-N and Asp-N, whose peptides start with one.
+  bool cleaves_c_terminal() const { return c_terminal_; }
 
   // True if the bond between sequence[i - 1] and sequence[i] is a cleavage site.
   // REQUIRES: 1 <= i < sequence.size().

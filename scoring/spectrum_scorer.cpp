@@ -28,24 +28,29 @@
 //    decoy scores (Eng et al. 2013, Proteomics 13:22). A sample rather than every peptide, so
 //    that a narrow search indexes only its windows' peptides and the pool
 //    (precursor_selection.hpp); on the BSA example database the 400 span about ±15 Da. Each is
-//    scored mass-matched: its N-terminus carries the difference to the query's neutral mass, so
-//    its b ions move and b_i + y_(n-i) equals the precursor's sum as for a candidate (a null
-//    peptide of another mass lacks those complementary matches and scores too low; Comet's
-//    decoy XCorrs are likewise built at the precursor mass), while its y ions stay where a
-//    candidate's are: every tryptic peptide ends in K or R, so a random candidate's y1 (and when
-//    it shares the last residues, y2, y3) lands on the spectrum's true y ions. Until 2026-12-05
-//    the C-terminus carried the difference: the null's y ions never matched so, the null was
-//    too weak in spectra with strong low-mass y ions, and random matches there looked
-//    significant. Measured (perf/ident, 40 searches, peers reused; C-terminus -> N-terminus):
-//    PSMs at 1% by E-value through the common D/T script 1,780 -> 1,784 (at least the best
-//    peer on 21 -> 23 searches), by the own q 1,954 -> 1,932 (BSA3 31 -> 21, the pooled run
-//    182 -> 162, Ecoli 85 -> 90, the yeast run 68 -> 71); entrapment PSMs among them, pooled
-//    over the own databases, by E-value 17 of 348 (5.5%) -> 4 of 314 (1.4%), by the own q 5 ->
-//    2; at 2% by E-value the narrow searches of the own databases accept 688 targets with 25
-//    entrapment ones before, 625 with 3 after; the ten best random matches of those searches
-//    were 27 entrapment targets / 13 decoys (20 / 20 expected), now 20 / 20. Tried as well: the
-//    difference on the middle residue (short b and y ions both unmoved) 1,804 / 1,934 with 9
-//    entrapment PSMs by E-value; on either terminus by peptide parity 1,770 / 1,941, 7.
+//    scored mass-matched: the terminus away from the enzyme's sites carries the difference to
+//    the query's neutral mass (the N-terminus for trypsin, Lys-C, Glu-C...; the C-terminus for
+//    Lys-N and Asp-N, Enzyme::cleaves_c_terminal), so b_i + y_(n-i) equals the precursor's sum
+//    as for a candidate (a null peptide of another mass lacks those complementary matches and
+//    scores too low; Comet's decoy XCorrs are likewise built at the precursor mass), while the
+//    ions of the cleavage end stay where a candidate's are: every tryptic peptide ends in K or
+//    R, so a random candidate's y1 (and, when it shares the last residues, y2, y3) lands on the
+//    spectrum's true y ions. Until 2026-12-05 the C-terminus always carried it: the null's y
+//    ions never matched so, and on high-resolution HCD runs, where y1 is among the strongest
+//    peaks, the null was too weak and random matches looked too significant. Measured after
+//    the change (saved perf/ident outputs, rank-1 decoys found before and after): their
+//    E-values rose 8x on the yeast mzML run (median +0.91 decades), 6x on its MGF (+0.79), 1.7x
+//    on E. coli (+0.22); on the ion-trap BSA runs, whose y1 lies mostly below the low-mass
+//    cutoff (rank-1 decoys match it in ~10% of spectra), they moved by -0.02 to 0.00 with a
+//    spread of ~0.2 decades (a reshuffle). perf/ident (40 searches, peers reused; C-terminus
+//    -> N-terminus): PSMs at 1% by E-value through the common D/T script 1,780 -> 1,784 (at
+//    least the best peer on 21 -> 23 searches), by the own q 1,954 -> 1,932 (BSA3 31 -> 21, the
+//    pooled run 182 -> 162, Ecoli 85 -> 90, the yeast run 68 -> 71); entrapment PSMs pooled over
+//    the own databases by E-value 17 of 348 (5.1%) -> 4 of 314 (1.3%), by the own q 5 -> 2 —
+//    all of those removed in the BSA and pooled runs, where the change only reshuffles E-values:
+//    as likely chance as the mechanism. Tried as well: the difference on the middle residue
+//    (short b and y ions both unmoved) 1,804 / 1,934 with 9 entrapment PSMs by E-value; on
+//    either terminus by peptide parity 1,770 / 1,941, 7.
 //    For each spectrum:
 //      p_hs(s), p_xc(s)  survival fits (evalue.hpp) of the hyperscores and of the XCorrs of all
 //                        scored peptides, each leaving out its single best value;
@@ -105,6 +110,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "scoring/enzyme.hpp"
 #include "scoring/evalue.hpp"
 #include "scoring/fragment_index.hpp"
 #include "scoring/fragment_pass.hpp"
@@ -194,16 +200,19 @@ struct SpectrumScorer::Impl {
   PeakTable peak_table;  // over hyperscore_peaks
 
   // How a peptide is scored: a candidate also sums its fragment ppm errors; a mass-matched null
-  // peptide (step 3) has its y ions shifted so that it weighs the query's neutral mass, and
-  // b_i + y_(n-i) then sums to the precursor's like a candidate's.
+  // peptide (step 3) carries the difference to the query's neutral mass on the terminus away
+  // from the enzyme's sites (its b ions move for trypsin, its y ions for Lys-N), and b_i +
+  // y_(n-i) then sums to the precursor's like a candidate's.
   enum class Role { kCandidate, kNull, kMassMatchedNull };
+  bool shift_null_n_terminus = true;  // the enzyme cleaves C-terminal to its residues
 
   Candidate score_peptide(const Query& query, uint32_t peptide_index, int fragment_charge,
                           Role role) {
     const Peptide peptide = index->peptide(peptide_index);
     modified_residue_masses(peptide, index->modifications, residues);
     if (role == Role::kMassMatchedNull) {
-      residues.n_term_da += query.neutral_mass - peptide.neutral_mass_da;
+      const double difference = query.neutral_mass - peptide.neutral_mass_da;
+      (shift_null_n_terminus ? residues.n_term_da : residues.c_term_da) += difference;
     }
     Candidate c;
     c.peptide = peptide_index;
@@ -590,6 +599,7 @@ SpectrumScorer::SpectrumScorer(std::shared_ptr<const PeptideIndex> index,
     impl_->fragment_slices = std::move(slices);
   }
   impl_->ion_types = IonTypes::parse(params.ion_types);
+  impl_->shift_null_n_terminus = Enzyme(params.database.enzyme).cleaves_c_terminal();
   impl_->fragments.reserve(512);
   impl_->null_hs.reserve(kNullPeptides);
   impl_->null_xc.reserve(kNullPeptides);

@@ -48,6 +48,16 @@ TEST(Enzyme, OtherNamedRules) {
   EXPECT_TRUE(named("no-cleavage").cleaves_no_bond());
 }
 
+// Which end of a peptide carries the site residue: the scorer's mass-matched null keeps that
+// end's ions unmoved (scoring/spectrum_scorer.cpp).
+TEST(Enzyme, SiteResidueEndsOrStartsThePeptide) {
+  for (const char* name : {"trypsin", "trypsin/p", "lys-c", "arg-c", "glu-c", "chymotrypsin"}) {
+    EXPECT_TRUE(named(name).cleaves_c_terminal()) << name;
+  }
+  EXPECT_FALSE(named("lys-n").cleaves_c_terminal());
+  EXPECT_FALSE(named("asp-n").cleaves_c_terminal());
+}
+
 // Built in one go: GCC 12 warns (-Wrestrict, PR 105329) on assigning short literals to strings.
 Enzyme custom(std::string cleave_at, std::string restrict, bool c_terminal) {
   EnzymeParameters p;
@@ -66,6 +76,7 @@ TEST(Enzyme, CustomFollowsSage) {
   EXPECT_TRUE(custom("", "", true).cleaves_every_bond());   // Sage: "" = non-specific
   EXPECT_TRUE(custom("$", "", true).cleaves_no_bond());     // Sage: "$" = no digestion
   EXPECT_THROW(custom("K1", "", true), std::invalid_argument);
+  EXPECT_FALSE(custom("K", "R", false).cleaves_c_terminal());
 }
 
 TEST(Enzyme, UnknownNameListsKnownNames) {

@@ -45,8 +45,11 @@ TEST(FragmentPass, EqualsFragmentIonsMatchAndXcorrToTheBit) {
       if (next(state) % 7 == 0) m += 15.994915;
       mod.residue_da.push_back(m);
     }
+    // An Acetyl N-terminus, and the mass-matched null's shift (spectrum_scorer.cpp: -15 to +15
+    // Da on the N-terminus for trypsin, on the C-terminus for Lys-N), negative ones included.
     mod.n_term_da = next(state) % 5 == 0 ? 42.010565 : 0.0;
-    mod.c_term_da = next(state) % 3 == 0 ? uniform(state) * 20.0 - 10.0 : 0.0;  // mass-matched
+    if (next(state) % 3 == 0) mod.n_term_da += uniform(state) * 30.0 - 15.0;
+    mod.c_term_da = next(state) % 3 == 0 ? uniform(state) * 30.0 - 15.0 : 0.0;
     const double neutral = 500.0 + uniform(state) * 3000.0;
     const IonTypes types = IonTypes::parse(trial % 4 == 0 ? "abcyz" : "by");
     const int charge = 1 + trial % 3;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +47,42 @@ Answer call(const ClientOptions& options, const std::string& method, const std::
   }
   return a;
 }
+
+}  // namespace
+
+std::optional<std::string> http_server_problem(std::string& server) {
+  static const char* const kForms = "(http://HOST:PORT or redis://HOST:PORT/STREAM)";
+  const size_t scheme_end = server.find("://");
+  if (scheme_end != std::string::npos) {
+    for (size_t i = 0; i < scheme_end; ++i) {
+      server[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(server[i])));
+    }
+    const std::string scheme = server.substr(0, scheme_end);
+    if (scheme != "http") return fmt::format("'{}' scheme is not supported {}", scheme, kForms);
+  }
+  const size_t host_begin = scheme_end == std::string::npos ? 0 : scheme_end + 3;
+  std::string rest = server.substr(host_begin);
+  if (!rest.empty() && rest.back() == '/') rest.pop_back();
+  if (rest.find_first_of("/?#") != std::string::npos) {
+    return fmt::format("a path, query or fragment is not part of a server address {}", kForms);
+  }
+  // "[::1]:8080" or "host:8080"; the port is what follows the last ':' after any ']'.
+  const size_t bracket = rest.rfind(']');
+  const size_t colon = rest.find(':', bracket == std::string::npos ? 0 : bracket);
+  const std::string host = rest.substr(0, colon);
+  if (host.empty() || host == "[]") return fmt::format("no host name {}", kForms);
+  if (colon != std::string::npos) {
+    const std::string port = rest.substr(colon + 1);
+    const bool digits = !port.empty() && port.size() <= 5 &&
+                        port.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoi(port) < 1 || std::stoi(port) > 65535) {
+      return fmt::format("port '{}' is not a number from 1 to 65535 {}", port, kForms);
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
 
 // Prints a transport or API error; returns the exit code for it.
 int report_error(const ClientOptions& options, const Answer& a) {

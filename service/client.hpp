@@ -17,6 +17,13 @@ struct ClientOptions {
   std::string token;  // sent as "Authorization: Bearer <token>" when not empty
 };
 
+// Checks an HTTP --server value and normalises it for the HTTP client: the scheme lower-cased
+// ("HTTP://h:8080" -> "http://h:8080"), a missing one taken as http. Returns what is wrong with
+// it, e.g. "'htp' scheme is not supported (http://HOST:PORT or redis://HOST:PORT/STREAM)" or
+// "port 'abc' is not a number", or nullopt when it can be used. (cpp-httplib throws for an
+// unknown scheme and takes any other unparsable text for a host name.)
+std::optional<std::string> http_server_problem(std::string& server);
+
 // Makes the message's relative input paths (mzml_paths, spectra, database.fasta) absolute
 // against the current directory, so that a submitted job reads what `ionflow search` would.
 void absolutize_job_inputs(JsonValue& message);

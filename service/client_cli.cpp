@@ -76,6 +76,11 @@ int ClientCli::run_on_queue() {
 int ClientCli::run() {
   read_environment();
   if (is_redis_url(client_.server)) return run_on_queue();
+  const std::string given = client_.server;
+  if (const std::optional<std::string> problem = http_server_problem(client_.server)) {
+    fmt::print(stderr, "ionflow: --server {}: {}\n", given, *problem);
+    return 2;
+  }
   if (submit_->parsed()) return client_submit(client_, submit_path_, submit_wait_);
   if (status_->parsed()) return client_status(client_, status_id_);
   if (cancel_->parsed()) return client_cancel(client_, cancel_id_);

@@ -158,5 +158,22 @@ TEST(BadInput, MissingFastaIsRejectedNamingThePath) {
   expect_no_results(dir / "out");
 }
 
+// A client --server with a scheme cpp-httplib does not know aborted the client ("terminate
+// called after throwing an instance of 'std::invalid_argument'", exit 134; a new user's find).
+TEST(BadInput, ClientServerWithUnknownSchemeIsAUsageError) {
+  ASSERT_NO_FATAL_FAILURE(require_file(kIonflow));
+  TempDir dir;
+  for (const char* command : {"status", "scorers"}) {
+    CommandResult run = run_ionflow({command, "--server", "htp://127.0.0.1:1"}, dir);
+    EXPECT_EQ(run.exit_code, 2) << command << ": " << run.err;
+    EXPECT_NE(run.err.find("--server htp://127.0.0.1:1: 'htp' scheme is not supported"),
+              std::string::npos)
+        << run.err;
+  }
+  CommandResult port = run_ionflow({"status", "--server", "http://127.0.0.1:abc"}, dir);
+  EXPECT_EQ(port.exit_code, 2) << port.err;
+  EXPECT_NE(port.err.find("port 'abc' is not a number"), std::string::npos) << port.err;
+}
+
 }  // namespace
 }  // namespace ionflow::e2e

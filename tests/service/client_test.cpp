@@ -50,6 +50,25 @@ class ClientTest : public InProcessApiTest {
   }
 };
 
+TEST(ClientServer, AddressIsCheckedAndItsSchemeLowerCased) {
+  std::string s = "HTTP://127.0.0.1:18080";
+  EXPECT_EQ(http_server_problem(s), std::nullopt);
+  EXPECT_EQ(s, "http://127.0.0.1:18080");  // cpp-httplib only parses a lower-case scheme
+  for (std::string ok : {"127.0.0.1:8080", "http://[::1]:8080", "http://host:8080/", "localhost"}) {
+    EXPECT_EQ(http_server_problem(ok), std::nullopt) << ok;
+  }
+  std::string bad = "ftp://x";
+  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("'ftp' scheme is not supported", 0), 0u);
+  bad = "https://x:443";  // this build's cpp-httplib has no TLS
+  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("'https' scheme", 0), 0u);
+  bad = "http://host:99999";
+  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("port '99999' is not a number", 0), 0u);
+  bad = "http://host:8080/v1/jobs";
+  EXPECT_NE(http_server_problem(bad).value_or("").find("path"), std::string::npos);
+  bad = "http://:8080";
+  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("no host name", 0), 0u);
+}
+
 TEST_F(ClientTest, SubmitWaitExitsWith130WhenTheJobIsCancelled) {
   start_api({});  // the scheduler is not started: the job stays queued until cancelled
   const std::string job = write_job();

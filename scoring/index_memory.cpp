@@ -238,17 +238,19 @@ std::string index_memory_error(const IndexMemoryEstimate& e, uint64_t budget_byt
       "; to fit: ";
   // Semi-enzymatic digestion multiplies the occurrences ~20x; missed cleavages add a factor
   // each; variable modifications multiply the forms per occurrence.
-  if (unspecific) message += "use an enzyme or lower max_len, ";
-  if (db.enzyme.semi_enzymatic) message += "turn semi_enzymatic off, ";
+  std::string remedies;
+  if (unspecific) remedies += "use an enzyme or lower max_len, ";
+  if (db.enzyme.semi_enzymatic) remedies += "turn semi_enzymatic off, ";
   if (db.enzyme.semi_enzymatic || db.enzyme.missed_cleavages > 1) {
-    message += "lower missed_cleavages or max_len, ";
+    remedies += "lower missed_cleavages or max_len, ";
   }
   const double forms_per_occurrence =
       e.occurrences == 0 ? 0.0 : static_cast<double>(e.peptide_forms) / e.occurrences;
   if (e.whole_index && forms_per_occurrence > 1.5) {
-    message += "lower max_variable_mods or remove variable modifications, ";
+    remedies += "lower max_variable_mods or remove variable modifications, ";
   }
-  message += "or raise ";
+  // "to fit: raise --max-memory" alone; "to fit: turn ... off, or raise --max-memory" after some.
+  message += remedies + (remedies.empty() ? "raise " : "or raise ");
   message += budget_source;
   return message;
 }

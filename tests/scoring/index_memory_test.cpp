@@ -199,6 +199,14 @@ TEST(IndexMemory, ErrorNamesTheEstimateTheBudgetAndTheSettings) {
       << message;
   EXPECT_GT(max_peptide_forms_within(e, 8ull << 30), 1u);
   EXPECT_EQ(max_peptide_forms_within(e, 1 << 20), 1u);
+  // With no setting to lower (a new user's demo job under --max-memory 60M read "to fit: or
+  // raise --max-memory").
+  SearchParameters plain = ecoli_parameters(Tolerance::Ppm(-10, 10));
+  plain.database.enzyme.missed_cleavages = 1;
+  plain.database.variable_modifications.clear();
+  const IndexMemoryEstimate small = estimate_index_memory(proteins, plain, true);
+  const std::string alone = index_memory_error(small, 1 << 20, plain, "--max-memory");
+  EXPECT_NE(alone.find("; to fit: raise --max-memory"), std::string::npos) << alone;
 }
 
 TEST(IndexMemory, CheckRefusesAboveTheBudgetAndCapsTheFormsBelowIt) {

@@ -334,6 +334,9 @@ std::string resolve_path(const std::string& text, const std::string& path,
     // (/etc/shadow), so every link is resolved first (weakly_canonical: what exists of it).
     std::error_code ec;
     const fs::path real = fs::weakly_canonical(p, ec);
+    // A loop of symbolic links (ELOOP) or an unreadable directory on the way: say so, not
+    // "outside the data roots" with an empty target.
+    if (ec) fail(path, "cannot resolve the path: " + p.string() + ": " + ec.message());
     bool real_inside = false;
     for (const auto& root_text : options.data_roots) {
       std::error_code root_ec;

@@ -581,6 +581,13 @@ TEST(JobMessage, SymbolicLinksOutOfTheDataRootsAndTempDirectoryInServe) {
   ASSERT_EQ(ok.warnings.size(), 1u);
   EXPECT_EQ(ok.warnings[0],
             "temp_directory: ignored; the server spills into " + (root / "out").string());
+  // A loop of links inside a root was "resolves ... outside the server's data roots: loop1 -> "
+  // (a new user's find); `ionflow search` says file not found.
+  fs::create_symlink(root / "loop2", root / "loop1");
+  fs::create_symlink(root / "loop1", root / "loop2");
+  EXPECT_EQ(error_of(message((root / "loop1").string(), ""), server),
+            "mzml_paths[0]: cannot resolve the path: " + (root / "loop1").string() +
+                ": Too many levels of symbolic links");
   fs::remove_all(root);
 }
 

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ionflow {
 
@@ -130,6 +131,35 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 
+// Where non-blank text follows a complete top-level object or array (strings and escapes
+// skipped, brackets counted), or nullopt when there is none (the value is not closed, or nothing
+// follows it).
+std::optional<uint64_t> content_after_first_value(std::string_view text) {
+  size_t i = text.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos || (text[i] != '{' && text[i] != '[')) return std::nullopt;
+  int depth = 0;
+  bool in_string = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      const size_t next = text.find_first_not_of(" \t\r\n", i + 1);
+      if (next == std::string_view::npos) return std::nullopt;
+      return next;
+    }
+  }
+  return std::nullopt;
+}
+
 class Reader {
  public:
   explicit Reader(const simdjson::padded_string& text) : text_(text) {}
@@ -158,7 +188,7 @@ class Reader {
         break;
       }
       case od::json_type::boolean: {
-        bool b;
+        bool b = false;
         check(doc.get_bool().get(b), doc);
         out = JsonValue(b);
         break;
@@ -170,7 +200,7 @@ class Reader {
         break;
       }
       case od::json_type::number: {
-        od::number_type nt;
+        od::number_type nt{};
         check(doc.get_number_type().get(nt), doc);
         out = read_number(doc, nt, doc);
         break;
@@ -224,7 +254,7 @@ class Reader {
         return JsonValue(no_nul(s, doc));
       }
       case od::json_type::boolean: {
-        bool b;
+        bool b = false;
         check(v.get_bool().get(b), doc);
         return JsonValue(b);
       }
@@ -237,7 +267,7 @@ class Reader {
         return JsonValue();
       }
       case od::json_type::number: {
-        od::number_type nt;
+        od::number_type nt{};
         check(v.get_number_type().get(nt), doc);
         return read_number(v, nt, doc);
       }
@@ -284,9 +314,17 @@ class Reader {
 
   void check(simdjson::error_code err, od::document& doc) {
     if (err == simdjson::SUCCESS) return;
-    // A document cut short is wrong where it ends (the parser's location is still its start).
-    const uint64_t at = err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT ? text_.size() : offset_of(doc);
-    throw JsonSyntaxError(simdjson::error_message(err), at);
+    if (err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
+      // simdjson says this also of a whole object followed by a stray word or number
+      // ("{...} garbage"): name the stray text where it starts.
+      const std::string_view text(text_.data(), text_.size());
+      if (const std::optional<uint64_t> stray = content_after_first_value(text)) {
+        throw JsonSyntaxError("unexpected content after the JSON document", *stray);
+      }
+      // A document cut short is wrong where it ends (the parser's location is still its start).
+      throw JsonSyntaxError(simdjson::error_message(err), text_.size());
+    }
+    throw JsonSyntaxError(simdjson::error_message(err), offset_of(doc));
   }
   [[noreturn]] void fail(const std::string& message, od::document& doc) {
     throw JsonSyntaxError(message, offset_of(doc));

@@ -112,6 +112,24 @@ TEST(JsonValue, TruncatedDocumentErrorIsAtItsEnd) {
   }
 }
 
+// A whole document followed by a stray word or number was "JSON document ended early in the
+// middle of an object or array" at the end of the text (a new user's find); "{} {}" already
+// said "unexpected content". Brackets inside strings do not count.
+TEST(JsonValue, ContentAfterTheDocumentIsNamedWhereItStarts) {
+  for (const std::string& tail : {std::string(" garbage"), std::string("\n5"), std::string(" {}")}) {
+    const std::string text = R"({"a": "]}", "b": [1, {"c": "\"}"}]})" + tail;
+    try {
+      parse_json(text);
+      FAIL() << "no error for " << text;
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_EQ(e.byte_offset(), text.size() - tail.size() + 1) << e.what();
+      EXPECT_NE(std::string(e.what()).find("unexpected content after the JSON document"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // A broken null inside an object or array is a syntax error with its offset. Found by
 // job_message_fuzzer (tests/fuzz): "null\"" escaped parse_json as simdjson_error, which killed
 // `ionflow search` (std::terminate) and made POST /v1/jobs answer 500.

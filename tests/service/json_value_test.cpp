@@ -116,7 +116,8 @@ TEST(JsonValue, TruncatedDocumentErrorIsAtItsEnd) {
 // middle of an object or array" at the end of the text (a new user's find); "{} {}" already
 // said "unexpected content". Brackets inside strings do not count.
 TEST(JsonValue, ContentAfterTheDocumentIsNamedWhereItStarts) {
-  for (const std::string& tail : {std::string(" garbage"), std::string("\n5"), std::string(" {}")}) {
+  for (const std::string& tail :
+       {std::string(" garbage"), std::string("\n5"), std::string(" {}")}) {
     const std::string text = R"({"a": "]}", "b": [1, {"c": "\"}"}]})" + tail;
     try {
       parse_json(text);

@@ -186,17 +186,20 @@ struct HttpApi::Impl {
       if (res.status == 413) {
         if (req.get_header_value("Content-Type") == "application/x-www-form-urlencoded") {
           // cpp-httplib caps form-encoded bodies at 8 KiB: curl --data sends that type.
+          const bool upload = req.path.rfind("/v1/uploads/", 0) == 0;
+          const char* type = upload ? "application/octet-stream" : "application/json";
           error(res, 413,
-                "request body sent as application/x-www-form-urlencoded, which is limited to "
-                "8192 bytes: send the job with Content-Type: application/json (curl -H "
-                "'Content-Type: application/json')");
+                fmt::format("request body sent as application/x-www-form-urlencoded, which is "
+                            "limited to 8192 bytes: send the {} with Content-Type: {} (curl -H "
+                            "'Content-Type: {}')",
+                            upload ? "file" : "job", type, type));
           return;
         }
         error(res, 413, body_too_large_message(options.max_body_bytes));
       } else if (res.status == 404) {
         error(res, 404, "no such resource");
       } else {
-        error(res, res.status, "HTTP status " + std::to_string(res.status));
+        error(res, res.status, unparsed_request_message(res.status));
       }
     });
     server.set_exception_handler(

@@ -63,6 +63,40 @@ std::string body_too_large_message(uint64_t max_body_bytes) {
   return "request body too large (limit " + std::to_string(max_body_bytes) + " bytes)";
 }
 
+std::string unparsed_request_message(int status) {
+  const char* reason = nullptr;
+  switch (status) {
+    case 400:
+      reason = "Bad Request: the request line, a header or the chunked body could not be read";
+      break;
+    case 408:
+      reason = "Request Timeout";
+      break;
+    case 411:
+      reason = "Length Required";
+      break;
+    case 414:
+      reason = "URI Too Long";
+      break;
+    case 416:
+      reason = "Range Not Satisfiable";
+      break;
+    case 431:
+      reason = "Request Header Fields Too Large";
+      break;
+    case 501:
+      reason = "Not Implemented";
+      break;
+    case 505:
+      reason = "HTTP Version Not Supported";
+      break;
+    default:
+      break;
+  }
+  const std::string code = "HTTP status " + std::to_string(status);
+  return reason == nullptr ? code : code + " (" + reason + ")";
+}
+
 std::string gate_error_response(int status, std::string_view reason, std::string_view message,
                                 std::string_view extra_headers) {
   const std::string body = "{\"error\": " + json_quote(message) + "}\n";

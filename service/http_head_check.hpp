@@ -34,6 +34,12 @@ RequestBody request_body(std::string_view head);
 // "request body too large (limit N bytes)": the 413 message of the gate and of the API's handler.
 std::string body_too_large_message(uint64_t max_body_bytes);
 
+// The message of an error cpp-httplib answers itself, before any handler (a request line or
+// header it cannot parse, a broken chunked body, a URI over its 8 KiB): "HTTP status 400 (Bad
+// Request: the request line, a header or the chunked body could not be read)", "HTTP status 414
+// (URI Too Long)"; the reason phrases of RFC 9110, 15, "HTTP status N" for another status.
+std::string unparsed_request_message(int status);
+
 // The gate's own answer (these and its 503s): "HTTP/1.1 <status> <reason>", Content-Type
 // application/json, Connection: close, `extra_headers` (each ending in CR LF), and the body
 // {"error": <message>} with the message JSON-quoted (io/json_text.hpp).

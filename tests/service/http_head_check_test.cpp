@@ -92,5 +92,33 @@ TEST_F(HttpHeadCheckApi, TheGateAnswersBadLengthsWithoutAWorkerWaitingForTheBody
   ASSERT_EQ(client_->Get("/v1/health")->status, 200);
 }
 
+// Errors cpp-httplib answers before any handler, and its 8 KiB cap on form-encoded bodies (curl
+// --data and --data-binary send that type): a new user got '{"error": "HTTP status 400"}' for a
+// request line it could not parse, and job advice for an upload.
+TEST_F(HttpHeadCheckApi, ErrorsBeforeAnyHandlerSayWhatWasWrong) {
+  start_api(InProcessApiOptions{});
+  const std::string garbled = raw_exchange(port_, "GARBLED\r\n\r\n");
+  EXPECT_EQ(garbled.rfind("HTTP/1.1 400 Bad Request\r\n", 0), 0u) << garbled;
+  EXPECT_NE(garbled.find("HTTP status 400 (Bad Request: the request line, a header or the "
+                         "chunked body could not be read)"),
+            std::string::npos)
+      << garbled;
+  const std::string form(9000, 'x');
+  auto upload = client_->Put("/v1/uploads/run.mgf?offset=0", form,
+                             "application/x-www-form-urlencoded");
+  ASSERT_TRUE(upload);
+  EXPECT_EQ(upload->status, 413);
+  EXPECT_NE(upload->body.find("send the file with Content-Type: application/octet-stream"),
+            std::string::npos)
+      << upload->body;
+  auto job = client_->Post("/v1/jobs", form, "application/x-www-form-urlencoded");
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->status, 413);
+  EXPECT_NE(job->body.find("send the job with Content-Type: application/json"), std::string::npos)
+      << job->body;
+  EXPECT_EQ(unparsed_request_message(414), "HTTP status 414 (URI Too Long)");
+  EXPECT_EQ(unparsed_request_message(599), "HTTP status 599");
+}
+
 }  // namespace
 }  // namespace ionflow

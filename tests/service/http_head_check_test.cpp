@@ -104,8 +104,8 @@ TEST_F(HttpHeadCheckApi, ErrorsBeforeAnyHandlerSayWhatWasWrong) {
             std::string::npos)
       << garbled;
   const std::string form(9000, 'x');
-  auto upload = client_->Put("/v1/uploads/run.mgf?offset=0", form,
-                             "application/x-www-form-urlencoded");
+  auto upload =
+      client_->Put("/v1/uploads/run.mgf?offset=0", form, "application/x-www-form-urlencoded");
   ASSERT_TRUE(upload);
   EXPECT_EQ(upload->status, 413);
   EXPECT_NE(upload->body.find("send the file with Content-Type: application/octet-stream"),

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <csignal>
 #include <filesystem>
@@ -50,36 +51,78 @@ Answer call(const ClientOptions& options, const std::string& method, const std::
 
 }  // namespace
 
-std::optional<std::string> http_server_problem(std::string& server) {
-  static const char* const kForms = "(http://HOST:PORT or redis://HOST:PORT/STREAM)";
+namespace {
+
+constexpr const char* kServerForms =
+    "(http://HOST:PORT, https://HOST:PORT or redis://HOST:PORT[/STREAM])";
+
+// A host cpp-httplib's address pattern takes: a name or IPv4 address, or [an IPv6 address of
+// digits and colons] (its pattern is \[[\d:]+\]; anything else it looks up whole as a name).
+std::optional<std::string> host_problem(const std::string& host) {
+  if (host.empty()) return "no host name";
+  if (host.front() == '[') {
+    if (host.back() != ']') return "an IPv6 address needs its closing ']'";
+    if (host.size() == 2 || host.find_first_not_of("0123456789:", 1) != host.size() - 1) {
+      return "only IPv6 addresses of digits and colons can be given ([::1]); use a host name";
+    }
+    return std::nullopt;
+  }
+  if (host.find(':') != std::string::npos) return "an IPv6 address needs brackets: [::1]";
+  if (host.find('@') != std::string::npos) return "user@ is not part of a server address";
+  return std::nullopt;
+}
+
+std::optional<std::string> port_problem(const std::string& port) {
+  const bool digits = !port.empty() && port.size() <= 5 &&
+                      port.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && std::stoi(port) >= 1 && std::stoi(port) <= 65535) return std::nullopt;
+  return "port '" + port + "' is not a number from 1 to 65535";
+}
+
+// Lower-cases the scheme in place; what is wrong with it, if anything.
+std::optional<std::string> scheme_problem(std::string& server, size_t scheme_end) {
+  for (size_t i = 0; i < scheme_end; ++i) {
+    server[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(server[i])));
+  }
+  const std::string scheme = server.substr(0, scheme_end);
+  if (scheme == "http" || scheme == "https") return std::nullopt;  // https: OpenSSL build
+  if (scheme == "redis") return "write the scheme in lower case: redis://HOST:PORT[/STREAM]";
+  return "'" + scheme + "' scheme is not supported";
+}
+
+std::optional<std::string> address_problem(std::string& server) {
+  const size_t first = server.find_first_not_of(" \t");
+  server = first == std::string::npos
+               ? ""
+               : server.substr(first, server.find_last_not_of(" \t") - first + 1);
+  if (server.empty()) return "empty";
   const size_t scheme_end = server.find("://");
   if (scheme_end != std::string::npos) {
-    for (size_t i = 0; i < scheme_end; ++i) {
-      server[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(server[i])));
-    }
-    const std::string scheme = server.substr(0, scheme_end);
-    if (scheme != "http") return fmt::format("'{}' scheme is not supported {}", scheme, kForms);
+    if (auto problem = scheme_problem(server, scheme_end)) return problem;
   }
-  const size_t host_begin = scheme_end == std::string::npos ? 0 : scheme_end + 3;
-  std::string rest = server.substr(host_begin);
-  if (!rest.empty() && rest.back() == '/') rest.pop_back();
+  if (server.back() == '/') server.pop_back();  // "http://h:8080/" is "http://h:8080"
+  const std::string rest = server.substr(scheme_end == std::string::npos ? 0 : scheme_end + 3);
   if (rest.find_first_of("/?#") != std::string::npos) {
-    return fmt::format("a path, query or fragment is not part of a server address {}", kForms);
+    return "a path, query or fragment is not part of a server address";
   }
-  // "[::1]:8080" or "host:8080"; the port is what follows the last ':' after any ']'.
-  const size_t bracket = rest.rfind(']');
-  const size_t colon = rest.find(':', bracket == std::string::npos ? 0 : bracket);
-  const std::string host = rest.substr(0, colon);
-  if (host.empty() || host == "[]") return fmt::format("no host name {}", kForms);
-  if (colon != std::string::npos) {
-    const std::string port = rest.substr(colon + 1);
-    const bool digits = !port.empty() && port.size() <= 5 &&
-                        port.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits || std::stoi(port) < 1 || std::stoi(port) > 65535) {
-      return fmt::format("port '{}' is not a number from 1 to 65535 {}", port, kForms);
-    }
-  }
-  return std::nullopt;
+  const size_t bracket = rest.find(']');
+  const bool bracketed = !rest.empty() && rest.front() == '[' && bracket != std::string::npos;
+  const size_t host_end = bracketed ? bracket + 1 : rest.find(':');
+  // A bare IPv6 address ("::1") has several colons: the whole of it is the host then.
+  const bool bare_ipv6 = !bracketed && std::count(rest.begin(), rest.end(), ':') > 1;
+  const std::string host = bare_ipv6 ? rest : rest.substr(0, host_end);
+  if (auto problem = host_problem(host)) return problem;
+  if (bare_ipv6 || host_end >= rest.size()) return std::nullopt;
+  if (rest[host_end] != ':') return "unexpected text after the host: " + rest.substr(host_end);
+  return port_problem(rest.substr(host_end + 1));
+}
+
+}  // namespace
+
+std::optional<std::string> http_server_problem(std::string& server) {
+  std::optional<std::string> problem = address_problem(server);
+  if (problem) *problem += std::string(" ") + kServerForms;
+  return problem;
 }
 
 namespace {

@@ -17,11 +17,13 @@ struct ClientOptions {
   std::string token;  // sent as "Authorization: Bearer <token>" when not empty
 };
 
-// Checks an HTTP --server value and normalises it for the HTTP client: the scheme lower-cased
-// ("HTTP://h:8080" -> "http://h:8080"), a missing one taken as http. Returns what is wrong with
-// it, e.g. "'htp' scheme is not supported (http://HOST:PORT or redis://HOST:PORT/STREAM)" or
-// "port 'abc' is not a number", or nullopt when it can be used. (cpp-httplib throws for an
-// unknown scheme and takes any other unparsable text for a host name.)
+// Checks an HTTP(S) --server value and normalises it for the HTTP client: blanks around it and
+// one trailing '/' dropped, the scheme lower-cased ("HTTP://h:8080/" -> "http://h:8080"), a
+// missing one taken as http. Returns what is wrong with it, e.g. "'htp' scheme is not supported
+// (http://HOST:PORT, https://HOST:PORT or redis://HOST:PORT[/STREAM])", "port 'abc' is not a
+// number from 1 to 65535 (...)", or nullopt when it can be used. (cpp-httplib throws for an
+// unknown scheme and looks any other text it cannot parse up whole as a host name: a path,
+// user@, an IPv6 address with letters.)
 std::optional<std::string> http_server_problem(std::string& server);
 
 // Makes the message's relative input paths (mzml_paths, spectra, database.fasta) absolute

@@ -78,7 +78,8 @@ int ClientCli::run() {
   if (is_redis_url(client_.server)) return run_on_queue();
   const std::string given = client_.server;
   if (const std::optional<std::string> problem = http_server_problem(client_.server)) {
-    fmt::print(stderr, "ionflow: --server {}: {}\n", given, *problem);
+    fmt::print(stderr, "ionflow: server address '{}' (--server or IONFLOW_SERVER): {}\n", given,
+               *problem);
     return 2;
   }
   if (submit_->parsed()) return client_submit(client_, submit_path_, submit_wait_);

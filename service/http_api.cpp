@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <httplib.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -184,8 +185,10 @@ struct HttpApi::Impl {
       const_cast<httplib::Request&>(req).ranges.clear();
       if (!res.body.empty()) return;
       if (res.status == 413) {
-        if (req.get_header_value("Content-Type") == "application/x-www-form-urlencoded") {
-          // cpp-httplib caps form-encoded bodies at 8 KiB: curl --data sends that type.
+        // cpp-httplib caps form-encoded bodies at 8 KiB, whatever follows the type ("; charset=
+        // UTF-8", as browsers send it): curl --data and --data-binary send that type.
+        if (req.get_header_value("Content-Type").rfind("application/x-www-form-urlencoded", 0) ==
+            0) {
           const bool upload = req.path.rfind("/v1/uploads/", 0) == 0;
           const char* type = upload ? "application/octet-stream" : "application/json";
           error(res, 413,

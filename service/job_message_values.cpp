@@ -341,7 +341,7 @@ std::string resolve_path(const std::string& text, const std::string& path,
     for (const auto& root_text : options.data_roots) {
       std::error_code root_ec;
       const fs::path root = fs::weakly_canonical(fs::path(root_text), root_ec);
-      if (ec || root_ec) continue;
+      if (root_ec) continue;
       auto rel = real.lexically_relative(root);
       if (!rel.empty() && !has_dot_dot(rel)) real_inside = true;
     }

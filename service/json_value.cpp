@@ -131,6 +131,8 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 
+constexpr const char* kTrailingContent = "unexpected content after the JSON document";
+
 // Where non-blank text follows a complete top-level object or array (strings and escapes
 // skipped, brackets counted), or nullopt when there is none (the value is not closed, or nothing
 // follows it).
@@ -210,7 +212,7 @@ class Reader {
     // document::at_end()); anything else is trailing content.
     const char* where = nullptr;
     if (doc.current_location().get(where) != simdjson::OUT_OF_BOUNDS) {
-      fail("unexpected content after the JSON document", doc);
+      fail(kTrailingContent, doc);
     }
     return out;
   }
@@ -319,7 +321,7 @@ class Reader {
       // ("{...} garbage"): name the stray text where it starts.
       const std::string_view text(text_.data(), text_.size());
       if (const std::optional<uint64_t> stray = content_after_first_value(text)) {
-        throw JsonSyntaxError("unexpected content after the JSON document", *stray);
+        throw JsonSyntaxError(kTrailingContent, *stray);
       }
       // A document cut short is wrong where it ends (the parser's location is still its start).
       throw JsonSyntaxError(simdjson::error_message(err), text_.size());

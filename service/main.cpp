@@ -31,7 +31,7 @@ void add_global_options(CLI::App& app, std::string& log_level) {
                  "Read options from a TOML/INI file; keys in a [serve] section are serve's long "
                  "option names (data-dir = \"/srv/ionflow\"); command-line options override it");
   app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt key is named
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, critical, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
       ->capture_default_str();
 }

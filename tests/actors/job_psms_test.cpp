@@ -195,7 +195,8 @@ TEST(JobPsms, Bsa1JobThroughThePipelineReportsItsKnownCounts) {
   // precursor ratio's 1 ppm sigma floor.
   EXPECT_EQ(s.psms_at_1pct, 40u);
   EXPECT_EQ(s.peptides_at_1pct, 17u);
-  // 12 by the picked protein FDR alone, before a protein's q was at least its best peptide's.
+  // (12 by the picked protein FDR alone with the C-terminal null, before a protein's q was at
+  // least its best peptide's.)
   EXPECT_EQ(s.proteins_at_1pct, 11u);
   EXPECT_TRUE(fs::is_empty(dir / "tmp"));  // no spill left behind
   const std::string tsv = read_file(dir / "out" / "results.tsv");

@@ -166,7 +166,8 @@ TEST(BadInput, ClientServerWithUnknownSchemeIsAUsageError) {
   for (const char* command : {"status", "scorers"}) {
     CommandResult run = run_ionflow({command, "--server", "htp://127.0.0.1:1"}, dir);
     EXPECT_EQ(run.exit_code, 2) << command << ": " << run.err;
-    EXPECT_NE(run.err.find("--server htp://127.0.0.1:1: 'htp' scheme is not supported"),
+    EXPECT_NE(run.err.find("server address 'htp://127.0.0.1:1' (--server or IONFLOW_SERVER): "
+                           "'htp' scheme is not supported"),
               std::string::npos)
         << run.err;
   }

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "in_process_api.hpp"
 #include "service/client.hpp"
@@ -50,23 +52,32 @@ class ClientTest : public InProcessApiTest {
   }
 };
 
-TEST(ClientServer, AddressIsCheckedAndItsSchemeLowerCased) {
-  std::string s = "HTTP://127.0.0.1:18080";
-  EXPECT_EQ(http_server_problem(s), std::nullopt);
-  EXPECT_EQ(s, "http://127.0.0.1:18080");  // cpp-httplib only parses a lower-case scheme
-  for (std::string ok : {"127.0.0.1:8080", "http://[::1]:8080", "http://host:8080/", "localhost"}) {
-    EXPECT_EQ(http_server_problem(ok), std::nullopt) << ok;
+TEST(ClientServer, AddressIsCheckedAndNormalisedForTheHttpClient) {
+  // cpp-httplib parses only a lower-case scheme and no trailing '/': both read as unreachable.
+  for (auto [given, normalised] : std::vector<std::pair<std::string, std::string>>{
+           {"HTTP://127.0.0.1:18080/", "http://127.0.0.1:18080"},
+           {" http://h:80 ", "http://h:80"},
+           {"https://h:443", "https://h:443"},  // the OpenSSL build of cpp-httplib
+           {"127.0.0.1:8080", "127.0.0.1:8080"},
+           {"http://[::1]:8080", "http://[::1]:8080"},
+           {"[::1]", "[::1]"},
+           {"localhost", "localhost"}}) {
+    EXPECT_EQ(http_server_problem(given), std::nullopt) << given;
+    EXPECT_EQ(given, normalised);
   }
-  std::string bad = "ftp://x";
-  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("'ftp' scheme is not supported", 0), 0u);
-  bad = "https://x:443";  // this build's cpp-httplib has no TLS
-  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("'https' scheme", 0), 0u);
-  bad = "http://host:99999";
-  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("port '99999' is not a number", 0), 0u);
-  bad = "http://host:8080/v1/jobs";
-  EXPECT_NE(http_server_problem(bad).value_or("").find("path"), std::string::npos);
-  bad = "http://:8080";
-  EXPECT_EQ(http_server_problem(bad).value_or("").rfind("no host name", 0), 0u);
+  auto problem = [](std::string server) { return http_server_problem(server).value_or(""); };
+  EXPECT_EQ(problem("ftp://x").rfind("'ftp' scheme is not supported (http://HOST:PORT", 0), 0u);
+  EXPECT_EQ(problem("REDIS://h:6379/s").rfind("write the scheme in lower case: redis://", 0), 0u);
+  EXPECT_EQ(problem("http://host:99999").rfind("port '99999' is not a number from 1", 0), 0u);
+  EXPECT_EQ(problem("http://host:0").rfind("port '0' is not", 0), 0u);
+  EXPECT_EQ(problem("http://host:8080/v1/jobs").rfind("a path, query or fragment", 0), 0u);
+  EXPECT_EQ(problem("http://:8080").rfind("no host name", 0), 0u);
+  EXPECT_EQ(problem("").rfind("empty", 0), 0u);
+  EXPECT_EQ(problem("http://user@h:80").rfind("user@ is not part", 0), 0u);
+  EXPECT_EQ(problem("::1").rfind("an IPv6 address needs brackets", 0), 0u);
+  EXPECT_EQ(problem("http://[::1").rfind("an IPv6 address needs its closing ']'", 0), 0u);
+  EXPECT_EQ(problem("http://[::ffff:127.0.0.1]:80").rfind("only IPv6 addresses of digits", 0), 0u);
+  EXPECT_EQ(problem("http://[::1]x").rfind("unexpected text after the host: x", 0), 0u);
 }
 
 TEST_F(ClientTest, SubmitWaitExitsWith130WhenTheJobIsCancelled) {

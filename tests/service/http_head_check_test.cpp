@@ -116,6 +116,11 @@ TEST_F(HttpHeadCheckApi, ErrorsBeforeAnyHandlerSayWhatWasWrong) {
   EXPECT_EQ(job->status, 413);
   EXPECT_NE(job->body.find("send the job with Content-Type: application/json"), std::string::npos)
       << job->body;
+  // Browsers add a charset; cpp-httplib's cap applies all the same.
+  auto browser =
+      client_->Post("/v1/jobs", form, "application/x-www-form-urlencoded; charset=UTF-8");
+  ASSERT_TRUE(browser);
+  EXPECT_NE(browser->body.find("limited to 8192 bytes"), std::string::npos) << browser->body;
   EXPECT_EQ(unparsed_request_message(414), "HTTP status 414 (URI Too Long)");
   EXPECT_EQ(unparsed_request_message(599), "HTTP status 599");
 }

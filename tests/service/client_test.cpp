@@ -65,19 +65,23 @@ TEST(ClientServer, AddressIsCheckedAndNormalisedForTheHttpClient) {
     EXPECT_EQ(http_server_problem(given), std::nullopt) << given;
     EXPECT_EQ(given, normalised);
   }
-  auto problem = [](std::string server) { return http_server_problem(server).value_or(""); };
-  EXPECT_EQ(problem("ftp://x").rfind("'ftp' scheme is not supported (http://HOST:PORT", 0), 0u);
-  EXPECT_EQ(problem("REDIS://h:6379/s").rfind("write the scheme in lower case: redis://", 0), 0u);
-  EXPECT_EQ(problem("http://host:99999").rfind("port '99999' is not a number from 1", 0), 0u);
-  EXPECT_EQ(problem("http://host:0").rfind("port '0' is not", 0), 0u);
-  EXPECT_EQ(problem("http://host:8080/v1/jobs").rfind("a path, query or fragment", 0), 0u);
-  EXPECT_EQ(problem("http://:8080").rfind("no host name", 0), 0u);
-  EXPECT_EQ(problem("").rfind("empty", 0), 0u);
-  EXPECT_EQ(problem("http://user@h:80").rfind("user@ is not part", 0), 0u);
-  EXPECT_EQ(problem("::1").rfind("an IPv6 address needs brackets", 0), 0u);
-  EXPECT_EQ(problem("http://[::1").rfind("an IPv6 address needs its closing ']'", 0), 0u);
-  EXPECT_EQ(problem("http://[::ffff:127.0.0.1]:80").rfind("only IPv6 addresses of digits", 0), 0u);
-  EXPECT_EQ(problem("http://[::1]x").rfind("unexpected text after the host: x", 0), 0u);
+  // Each bad address and the start of what is said about it.
+  for (auto [server, said] : std::vector<std::pair<std::string, std::string>>{
+           {"ftp://x", "'ftp' scheme is not supported (http://HOST:PORT"},
+           {"REDIS://h:6379/s", "write the scheme in lower case: redis://"},
+           {"http://host:99999", "port '99999' is not a number from 1"},
+           {"http://host:0", "port '0' is not"},
+           {"http://host:8080/v1/jobs", "a path, query or fragment"},
+           {"http://:8080", "no host name"},
+           {"", "empty"},
+           {"http://user@h:80", "user@ is not part"},
+           {"::1", "an IPv6 address needs brackets"},
+           {"http://[::1", "an IPv6 address needs its closing ']'"},
+           {"http://[::ffff:127.0.0.1]:80", "only IPv6 addresses of digits"},
+           {"http://[::1]x", "unexpected text after the host: x"}}) {
+    const std::string given = server;
+    EXPECT_EQ(http_server_problem(server).value_or("").rfind(said, 0), 0u) << given;
+  }
 }
 
 TEST_F(ClientTest, SubmitWaitExitsWith130WhenTheJobIsCancelled) {

@@ -49,10 +49,6 @@ Answer call(const ClientOptions& options, const std::string& method, const std::
   return a;
 }
 
-}  // namespace
-
-namespace {
-
 constexpr const char* kServerForms =
     "(http://HOST:PORT, https://HOST:PORT or redis://HOST:PORT[/STREAM])";
 

@@ -184,8 +184,7 @@ class ConnectionStream : public httplib::Stream {
 
 // Answers 503 without reading the request and closes `fd` (never blocks).
 void refuse(int fd, const std::string& message) {
-  const std::string response =
-      gate_error_response(503, "Service Unavailable", message, "Retry-After: 5\r\n");
+  const std::string response = gate_error_response(503, message, "Retry-After: 5\r\n");
   (void)!::send(fd, response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   ::shutdown(fd, SHUT_WR);
   // Unread request bytes would turn the close into a reset that can discard the answer.

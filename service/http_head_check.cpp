@@ -63,42 +63,45 @@ std::string body_too_large_message(uint64_t max_body_bytes) {
   return "request body too large (limit " + std::to_string(max_body_bytes) + " bytes)";
 }
 
-std::string unparsed_request_message(int status) {
-  const char* reason = nullptr;
+const char* reason_phrase(int status) {
   switch (status) {
     case 400:
-      reason = "Bad Request: the request line, a header or the chunked body could not be read";
-      break;
+      return "Bad Request";
     case 408:
-      reason = "Request Timeout";
-      break;
+      return "Request Timeout";
     case 411:
-      reason = "Length Required";
-      break;
+      return "Length Required";
+    case 413:
+      return "Payload Too Large";
     case 414:
-      reason = "URI Too Long";
-      break;
+      return "URI Too Long";
     case 416:
-      reason = "Range Not Satisfiable";
-      break;
+      return "Range Not Satisfiable";
     case 431:
-      reason = "Request Header Fields Too Large";
-      break;
+      return "Request Header Fields Too Large";
     case 501:
-      reason = "Not Implemented";
-      break;
+      return "Not Implemented";
+    case 503:
+      return "Service Unavailable";
     case 505:
-      reason = "HTTP Version Not Supported";
-      break;
+      return "HTTP Version Not Supported";
     default:
-      break;
+      return nullptr;
   }
-  const std::string code = "HTTP status " + std::to_string(status);
-  return reason == nullptr ? code : code + " (" + reason + ")";
 }
 
-std::string gate_error_response(int status, std::string_view reason, std::string_view message,
+std::string unparsed_request_message(int status) {
+  const std::string code = "HTTP status " + std::to_string(status);
+  const char* reason = reason_phrase(status);
+  if (reason == nullptr) return code;
+  const char* what =
+      status == 400 ? ": the request line, a header or the chunked body could not be read" : "";
+  return code + " (" + reason + what + ")";
+}
+
+std::string gate_error_response(int status, std::string_view message,
                                 std::string_view extra_headers) {
+  const char* reason = reason_phrase(status) != nullptr ? reason_phrase(status) : "Error";
   const std::string body = "{\"error\": " + json_quote(message) + "}\n";
   return fmt::format(
       "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\n{}Connection: close\r\n"
@@ -114,17 +117,16 @@ std::string check_request_head(std::string_view head, uint64_t max_body_bytes) {
     const std::string_view value = trim(raw);
     const std::optional<uint64_t> n = byte_count(value);
     if (!n) {
-      error = gate_error_response(
-          400, "Bad Request",
-          "Content-Length: expected a byte count, got '" + std::string(value.substr(0, 40)) + "'");
+      error = gate_error_response(400, "Content-Length: expected a byte count, got '" +
+                                           std::string(value.substr(0, 40)) + "'");
     } else if (length && *length != *n) {
-      error = gate_error_response(400, "Bad Request", "two Content-Length headers that differ");
+      error = gate_error_response(400, "two Content-Length headers that differ");
     }
     length = n;
   });
   if (!error.empty()) return error;
   if (length && max_body_bytes > 0 && *length > max_body_bytes) {
-    return gate_error_response(413, "Payload Too Large", body_too_large_message(max_body_bytes));
+    return gate_error_response(413, body_too_large_message(max_body_bytes));
   }
   return "";
 }

@@ -34,16 +34,21 @@ RequestBody request_body(std::string_view head);
 // "request body too large (limit N bytes)": the 413 message of the gate and of the API's handler.
 std::string body_too_large_message(uint64_t max_body_bytes);
 
+// The reason phrase of an error status the service or cpp-httplib answers (RFC 9110, 15: "Bad
+// Request", "Payload Too Large", "URI Too Long", "Service Unavailable", ...), or nullptr for a
+// status not listed.
+const char* reason_phrase(int status);
+
 // The message of an error cpp-httplib answers itself, before any handler (a request line or
 // header it cannot parse, a broken chunked body, a URI over its 8 KiB): "HTTP status 400 (Bad
 // Request: the request line, a header or the chunked body could not be read)", "HTTP status 414
-// (URI Too Long)"; the reason phrases of RFC 9110, 15, "HTTP status N" for another status.
+// (URI Too Long)"; "HTTP status N" for a status reason_phrase does not list.
 std::string unparsed_request_message(int status);
 
-// The gate's own answer (these and its 503s): "HTTP/1.1 <status> <reason>", Content-Type
-// application/json, Connection: close, `extra_headers` (each ending in CR LF), and the body
-// {"error": <message>} with the message JSON-quoted (io/json_text.hpp).
-std::string gate_error_response(int status, std::string_view reason, std::string_view message,
+// The gate's own answer (these and its 503s): "HTTP/1.1 <status> <reason_phrase(status)>",
+// Content-Type application/json, Connection: close, `extra_headers` (each ending in CR LF), and
+// the body {"error": <message>} with the message JSON-quoted (io/json_text.hpp).
+std::string gate_error_response(int status, std::string_view message,
                                 std::string_view extra_headers = "");
 
 }  // namespace ionflow

@@ -37,7 +37,7 @@ int score_run(const double* neutral, size_t count, int charge, const PeakTable::
     if constexpr (kWithPpm) {
       if (v != table.none) summed_ppm += std::abs(table.peaks[v].mz - mz) / mz * 1e6;
     }
-    xcorr_sum += xcorr.value_at(mz);
+    xcorr_sum += xcorr.first_value_at(mz);
   }
   totals.intensity_units = intensity_units;
   totals.xcorr = xcorr_sum;

@@ -33,6 +33,7 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
   }
   if (width <= 0.0) width = kLowResBinWidth;
   width = std::max(width, kMinBinWidthDa);
+  count_bin_once_ = width != kLowResBinWidth;
   inverse_bin_width_ = 1.0 / width;
   one_minus_offset_ = 1.0 - offset;
 
@@ -61,6 +62,7 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
   // Window normalisation: only bins with a peak are nonzero, so the maxima and the scaling
   // visit those (a window's maximum over zeros and its peaks' bins is the same).
   processed_.assign(n + 1, 0.0f);
+  if (stamps_.size() < static_cast<size_t>(n) + 1) stamps_.resize(static_cast<size_t>(n) + 1, 0);
   const int window = highest_bin / kWindows + 1;
   size_t first = 0;  // of the window's peak bins in peak_bins_
   for (int w = 0; w < kWindows; ++w) {
@@ -100,6 +102,17 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
     if (i - kXcorrOffset - 1 >= 0) sum -= binned_[i - kXcorrOffset - 1];
     processed_[i] = static_cast<float>(binned_[i] - (sum - binned_[i]) / (2.0 * kXcorrOffset));
   }
+}
+
+XcorrSpectrum::Bins XcorrSpectrum::bins() const {
+  if (++candidate_ == 0) {  // wrapped: a stamp of 255 candidates ago would read as this one's
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+    candidate_ = 1;
+  }
+  // With low-resolution bins no bin is stamped: candidate 0 never equals a stamp written while
+  // count_bin_once_ held (1-255), and first_value_at() writes none.
+  return {inverse_bin_width_, one_minus_offset_, bins_,          processed_.data(),
+          stamps_.data(),     candidate_,        count_bin_once_};
 }
 
 }  // namespace ionflow

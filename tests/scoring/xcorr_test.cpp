@@ -23,7 +23,8 @@ TEST(Xcorr, SinglePeak) {
   EXPECT_NEAR(x.score(at({520.0})), -0.005 / 3, 1e-6);
   // Far away, or beyond the array (neutral mass + 50): 0.
   EXPECT_NEAR(x.score(at({700.0, 5000.0})), 0.0, 1e-9);
-  EXPECT_NEAR(x.score(at({500.0, 500.1})), 0.5, 1e-6);  // same bin counted per fragment
+  // Low-resolution bins: two fragments in one bin count twice (see HighResolutionBinCountsOnce).
+  EXPECT_NEAR(x.score(at({500.0, 500.1})), 0.5, 1e-6);
 }
 
 TEST(Xcorr, WindowNormalisationAndFivePercentFloor) {
@@ -43,6 +44,21 @@ TEST(Xcorr, HighResolutionBins) {
   EXPECT_NEAR(x.bin_width(), 0.02, 1e-12);  // 20 ppm at 1000 Th
   EXPECT_NEAR(x.score(at({500.005})), 0.25, 1e-6);
   EXPECT_LT(x.score(at({500.05})), 0.0);  // a neighbouring bin
+}
+
+// High-resolution bins hold one peak: two fragments of one candidate in a bin (b5 and y5 of
+// RDASLSVDPGR are both 543.2885) count once, and again once for the next candidate, the
+// 256th and 257th included (the stamps wrap), whatever way it is scored.
+TEST(Xcorr, HighResolutionBinCountsOnce) {
+  XcorrSpectrum x;
+  x.prepare({{543.2886f, 100.0f}}, 1171.6, Tolerance::Da(-0.02, 0.02));
+  for (int candidate = 0; candidate < 300; ++candidate) {
+    ASSERT_NEAR(x.score(at({543.2885, 543.2885, 543.29})), 0.25, 1e-6) << candidate;
+  }
+  const XcorrSpectrum::Bins bins = x.bins();
+  EXPECT_NEAR(bins.first_value_at(543.2885), 50.0f, 1e-4);
+  EXPECT_EQ(bins.first_value_at(543.2885), 0.0f);
+  EXPECT_NEAR(x.bins().first_value_at(543.2885), 50.0f, 1e-4);  // a new candidate
 }
 
 // A window far narrower than any instrument's (±0.001 ppm: 2e-6 Da at 1000 Th) keeps 0.01 Da

@@ -10,7 +10,8 @@
 // also for a ppm-tolerance PeakTable, which scans) score_fragments() returns false and the
 // caller takes the general path.
 //
-// Thread-safety: the function is pure; it keeps one thread_local scratch buffer.
+// Thread-safety: the function keeps one thread_local scratch buffer and writes the XcorrSpectrum's
+// per-candidate scratch (XcorrSpectrum::bins()): one XcorrSpectrum per thread.
 #pragma once
 
 #include "scoring/hyperscore.hpp"

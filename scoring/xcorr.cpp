@@ -1,6 +1,7 @@
 #include "scoring/xcorr.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace ionflow {
 
@@ -19,7 +20,7 @@ constexpr double kMinBinWidthDa = 0.01;
 }  // namespace
 
 void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_da,
-                            const Tolerance& fragment_tolerance) {
+                            const Tolerance& fragment_tolerance, SharedBins shared) {
   double width;
   double offset = 0.0;
   if (fragment_tolerance.unit == Tolerance::Unit::kDa) {
@@ -33,7 +34,7 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
   }
   if (width <= 0.0) width = kLowResBinWidth;
   width = std::max(width, kMinBinWidthDa);
-  count_bin_once_ = width != kLowResBinWidth;
+  count_bin_once_ = shared == SharedBins::kOnce || width != kLowResBinWidth;
   inverse_bin_width_ = 1.0 / width;
   one_minus_offset_ = 1.0 - offset;
 
@@ -63,6 +64,7 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
   // visit those (a window's maximum over zeros and its peaks' bins is the same).
   processed_.assign(n + 1, 0.0f);
   if (stamps_.size() < static_cast<size_t>(n) + 1) stamps_.resize(static_cast<size_t>(n) + 1, 0);
+  stamped_bins_ = std::max(stamped_bins_, static_cast<size_t>(n) + 1);
   const int window = highest_bin / kWindows + 1;
   size_t first = 0;  // of the window's peak bins in peak_bins_
   for (int w = 0; w < kWindows; ++w) {
@@ -106,11 +108,13 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
 
 XcorrSpectrum::Bins XcorrSpectrum::bins() const {
   if (++candidate_ == 0) {  // wrapped: a stamp of 255 candidates ago would read as this one's
-    std::fill(stamps_.begin(), stamps_.end(), 0);
+    std::fill(stamps_.begin(), stamps_.begin() + static_cast<std::ptrdiff_t>(stamped_bins_), 0);
+    stamped_bins_ = static_cast<size_t>(bins_) + 1;
     candidate_ = 1;
   }
-  // With low-resolution bins no bin is stamped: candidate 0 never equals a stamp written while
-  // count_bin_once_ held (1-255), and first_value_at() writes none.
+  // Candidates are numbered 1-255 and a wrap clears every stamp written since the last one: a
+  // stamp equals candidate_ only where this candidate wrote it. Without count_bin_once
+  // first_value_at() neither reads nor writes stamps.
   return {inverse_bin_width_, one_minus_offset_, bins_,          processed_.data(),
           stamps_.data(),     candidate_,        count_bin_once_};
 }

@@ -16,18 +16,26 @@
 //   3. Fast XCorr: y'_i = y_i − (Σ_{j=i−75..i+75} y_j − y_i) / 150.
 // Score of a candidate: XCorr = 0.005 · Σ y'_{bin(fragment m/z)} over its fragments (b/y and
 // the other selected ions at fragment charges 1..max; fragments outside the array count 0),
-// where, with high-resolution bins (a fragment window wide), a bin reached by two fragments
-// counts once: a bin then holds one peak, and two fragments of one peptide on it (b5 and y5 of
-// RDASLSVDPGR, whose residues make them the same m/z; b2+ and y5++) are one observation, as in
-// SEQUEST's theoretical spectrum (one value per bin) and Comet (pbDuplFragment). With Comet's
-// 1 Da low-resolution bins each fragment still counts (Comet counts a bin once there too): such
-// a bin's two fragments are often two peaks up to 1 Da apart that binning merged. Measured
-// (perf/ident, 40 searches, perf/ident/ README.md): counting high-resolution bins once raised the
-// E-value's PSMs at 1% on the high-resolution searches 871 -> 943 (HeLa at ±1.2 Da 15 -> 26: the
-// decoy RDASLSVDPGR above, XCorr 1.85 where Comet has 1.25, had won its window with E 8e-4,
-// Comet 1.2); counting every bin once, low resolution too, moved the low-resolution searches' own-q
-// PSMs 1,038 -> 1,058 but lost 4 of BSA1's 40 at the 1% boundary (Comet 39) and 13 of the pooled
-// run's E-value 142.
+// where a bin reached by two of the candidate's fragments counts once (SharedBins::kOnce): b5
+// and y5 of RDASLSVDPGR have the same m/z (RDASL and VDPGR the same residue sum), b2+ and y5++
+// fall one peak, and that peak is one observation, not two. SEQUEST's theoretical spectrum has
+// one value per bin, and Comet counts a bin once at every bin width (pbDuplFragment). Here the
+// rule is kept at Comet's 1 Da low-resolution bins only when the candidates were chosen by the
+// fragment prefilter (spectrum_scorer.cpp; kOnceAtHighResolution otherwise), by measurement:
+// perf/ident, 40 searches, E-value / own-q PSMs at 1% (perf/ident/README.md):
+//   every fragment counted (until 2026-12-05)            1,784 / 1,932
+//   once at high resolution (bins a fragment window wide) 1,856 / 1,942: HeLa at ±1.2 Da by
+//     E-value 15 -> 26, where the decoy RDASLSVDPGR above (XCorr 1.85 per fragment, Comet 1.25)
+//     had won its window with E 8e-4 (Comet 1.2)
+//   and at low resolution with the prefilter's candidates 1,872 / 1,949: BSA1 at ±500 Da 8 -> 15
+//     and the BSA runs at ±1.2 Da with the entrapment proteomes +6, +6, -2 by E-value (the
+//     prefilter counts a peptide's fragments within each peak's window, b5 and y5 on one peak
+//     twice, so it favours peptides whose fragments coincide)
+//   once everywhere (Comet's rule)                       1,854 / 1,962, but low resolution
+//     narrow windows only reshuffle: BSA1 loses 4 of 40 at the 1% boundary (Comet 39) and the
+//     pooled run's E-value 142 -> 129, while that run's own q gains 162 -> 184.
+// "High resolution" is every binning but Comet's low-resolution one, so a ±0.3 Da window's 0.6
+// Da bins count once too.
 //
 // prepare() visits only the bins within ±75 of a peak (their y' may be nonzero; elsewhere it is
 // 0 to the bit: the sliding sum there is exactly 0.0), so high-resolution bins (0.04 Da: ~50,000
@@ -45,15 +53,22 @@
 
 namespace ionflow {
 
+// Which bins count once per candidate (formula above).
+enum class SharedBins {
+  kOnceAtHighResolution,  // every binning but Comet's 1 Da low-resolution one
+  kOnce,                  // every binning
+};
+
 class XcorrSpectrum {
  public:
   // Builds the preprocessed array for `peaks` (ascending m/z) of a precursor of neutral mass
-  // `neutral_mass_da`, binned for `fragment_tolerance`.
+  // `neutral_mass_da`, binned for `fragment_tolerance`; `shared` says whether a bin two
+  // fragments of one candidate reach counts once.
   void prepare(const std::vector<Peak>& peaks, double neutral_mass_da,
-               const Tolerance& fragment_tolerance);
+               const Tolerance& fragment_tolerance,
+               SharedBins shared = SharedBins::kOnceAtHighResolution);
 
-  // XCorr of a candidate's fragments (formula above), each bin counted once.
-  // REQUIRES: prepare() called.
+  // XCorr of a candidate's fragments (formula above). REQUIRES: prepare() called.
   double score(const std::vector<Fragment>& fragments) const {
     const Bins b = bins();
     double sum = 0.0;
@@ -73,7 +88,7 @@ class XcorrSpectrum {
     const float* values;  // n + 1: y', then 0 for bins outside the array
     uint8_t* stamps;      // n + 1: `candidate` where this candidate has reached the bin
     uint8_t candidate;
-    bool count_bin_once;  // high-resolution bins (formula above)
+    bool count_bin_once;  // prepare()'s SharedBins applies to these bins
     // y' of mz's bin (0 outside the array); with count_bin_once, 0 after the first time the
     // candidate's fragments reach that bin. Adding 0.0 leaves a sum unchanged, to the bit.
     float first_value_at(double mz) const {
@@ -96,11 +111,13 @@ class XcorrSpectrum {
   std::vector<float> processed_;  // y' of bins_ bins, then a 0
   std::vector<int> peak_bins_;    // scratch: the bins that hold a peak, ascending
   // Bins::first_value_at's record: stamps_[bin] == candidate_ when the current candidate has
-  // reached the bin. Kept across queries (grown, never cleared but when candidate_ wraps), so
-  // that a query's prepare() costs nothing for it.
+  // reached the bin. Kept across queries (grown, never cleared but when candidate_ wraps, and
+  // then only its first stamped_bins_, the most bins a query has had since), so that a query's
+  // prepare() costs nothing for it.
   mutable std::vector<uint8_t> stamps_;
   mutable uint8_t candidate_ = 0;
-  bool count_bin_once_ = false;  // the bins are a fragment window wide (formula above)
+  mutable size_t stamped_bins_ = 0;
+  bool count_bin_once_ = false;
 };
 
 }  // namespace ionflow

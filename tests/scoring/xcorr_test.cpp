@@ -47,18 +47,42 @@ TEST(Xcorr, HighResolutionBins) {
 }
 
 // High-resolution bins hold one peak: two fragments of one candidate in a bin (b5 and y5 of
-// RDASLSVDPGR are both 543.2885) count once, and again once for the next candidate, the
-// 256th and 257th included (the stamps wrap), whatever way it is scored.
+// RDASLSVDPGR are both 543.2885) count once, and again once for the next candidate, however
+// scored.
 TEST(Xcorr, HighResolutionBinCountsOnce) {
   XcorrSpectrum x;
   x.prepare({{543.2886f, 100.0f}}, 1171.6, Tolerance::Da(-0.02, 0.02));
-  for (int candidate = 0; candidate < 300; ++candidate) {
-    ASSERT_NEAR(x.score(at({543.2885, 543.2885, 543.29})), 0.25, 1e-6) << candidate;
-  }
+  EXPECT_NEAR(x.score(at({543.2885, 543.2885, 543.29})), 0.25, 1e-6);
+  EXPECT_NEAR(x.score(at({543.2885})), 0.25, 1e-6);
   const XcorrSpectrum::Bins bins = x.bins();
   EXPECT_NEAR(bins.first_value_at(543.2885), 50.0f, 1e-4);
   EXPECT_EQ(bins.first_value_at(543.2885), 0.0f);
   EXPECT_NEAR(x.bins().first_value_at(543.2885), 50.0f, 1e-4);  // a new candidate
+}
+
+// Low-resolution bins count once only when asked (SharedBins::kOnce: the fragment prefilter's
+// candidates).
+TEST(Xcorr, LowResolutionBinCountsOnceWhenAsked) {
+  XcorrSpectrum x;
+  x.prepare({{500.0f, 100.0f}}, 1000.0, Tolerance::Da(-0.5, 0.5), SharedBins::kOnce);
+  EXPECT_NEAR(x.score(at({500.0, 500.1})), 0.25, 1e-6);
+  x.prepare({{500.0f, 100.0f}}, 1000.0, Tolerance::Da(-0.5, 0.5));
+  EXPECT_NEAR(x.score(at({500.0, 500.1})), 0.5, 1e-6);
+}
+
+// The stamps that mark a candidate's bins are numbered 1-255 and cleared when the numbering
+// wraps: a bin some candidate reached 1-300 candidates ago still counts for this one, also
+// after a query with more bins and back (a review found the wrap untested: without the clear
+// this fails at a gap of 254).
+TEST(Xcorr, BinsOfEarlierCandidatesNeverCountAsThisOnes) {
+  XcorrSpectrum x;
+  const std::vector<Peak> peaks = {{500.0f, 100.0f}, {900.0f, 100.0f}};
+  for (int gap = 0; gap <= 300; ++gap) {
+    x.prepare(peaks, gap % 7 == 0 ? 9000.0 : 1000.0, Tolerance::Da(-0.02, 0.02));
+    ASSERT_NEAR(x.score(at({500.0})), 0.25, 1e-6) << gap;
+    for (int c = 0; c < gap; ++c) x.score(at({900.0}));
+    ASSERT_NEAR(x.score(at({500.0})), 0.25, 1e-6) << gap;
+  }
 }
 
 // A window far narrower than any instrument's (±0.001 ppm: 2e-6 Da at 1000 Th) keeps 0.01 Da

@@ -15,8 +15,8 @@
 // 2. Scores: fragments of params.ion_types at charges 1..fragment_charge_limit (ion_series.hpp);
 //    hyperscore (hyperscore.hpp) against the 50 most intense prepared peaks (X!Tandem's
 //    "spectrum, total peaks" default; 100 for high-resolution fragment windows,
-//    hyperscore_peak_count), XCorr (xcorr.hpp) against all prepared peaks, a bin two fragments
-//    reach counted once with high-resolution bins and for the prefilter's candidates.
+//    hyperscore_peak_count), XCorr (xcorr.hpp) against all prepared peaks (a high-resolution
+//    bin that two fragments reach counted once).
 //    The hyperscore match goes through a per-query PeakTable (peak_table.hpp: match_fragments'
 //    result, one table read per fragment); fragment ppm errors are summed for candidates only.
 //    Null peptides are collected first and scored in one pass that prefetches each peptide's
@@ -525,10 +525,7 @@ std::vector<Psm> SpectrumScorer::Impl::score(const Query& query) {
   select_hyperscore_peaks(query.peaks, hyperscore_peak_count(params.fragment_tolerance),
                           hyperscore_peaks);
   peak_table.prepare(hyperscore_peaks, params.fragment_tolerance);
-  // The prefilter's candidates were chosen for their shared fragment peaks: their XCorr counts
-  // each bin once whatever the binning (xcorr.hpp).
-  xcorr.prepare(query.peaks, query.neutral_mass, params.fragment_tolerance,
-                sampled_null ? SharedBins::kOnce : SharedBins::kOnceAtHighResolution);
+  xcorr.prepare(query.peaks, query.neutral_mass, params.fragment_tolerance);
   score_all(query, candidates, fragment_charge, Role::kCandidate);
 
   // 3. Null distribution, survival fits of each score, combined statistic.

@@ -20,7 +20,7 @@ constexpr double kMinBinWidthDa = 0.01;
 }  // namespace
 
 void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_da,
-                            const Tolerance& fragment_tolerance, SharedBins shared) {
+                            const Tolerance& fragment_tolerance) {
   double width;
   double offset = 0.0;
   if (fragment_tolerance.unit == Tolerance::Unit::kDa) {
@@ -34,7 +34,7 @@ void XcorrSpectrum::prepare(const std::vector<Peak>& peaks, double neutral_mass_
   }
   if (width <= 0.0) width = kLowResBinWidth;
   width = std::max(width, kMinBinWidthDa);
-  count_bin_once_ = shared == SharedBins::kOnce || width != kLowResBinWidth;
+  count_bin_once_ = width != kLowResBinWidth;
   inverse_bin_width_ = 1.0 / width;
   one_minus_offset_ = 1.0 - offset;
 

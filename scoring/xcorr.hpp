@@ -16,26 +16,26 @@
 //   3. Fast XCorr: y'_i = y_i − (Σ_{j=i−75..i+75} y_j − y_i) / 150.
 // Score of a candidate: XCorr = 0.005 · Σ y'_{bin(fragment m/z)} over its fragments (b/y and
 // the other selected ions at fragment charges 1..max; fragments outside the array count 0),
-// where a bin reached by two of the candidate's fragments counts once (SharedBins::kOnce): b5
-// and y5 of RDASLSVDPGR have the same m/z (RDASL and VDPGR the same residue sum), b2+ and y5++
-// fall one peak, and that peak is one observation, not two. SEQUEST's theoretical spectrum has
-// one value per bin, and Comet counts a bin once at every bin width (pbDuplFragment). Here the
-// rule is kept at Comet's 1 Da low-resolution bins only when the candidates were chosen by the
-// fragment prefilter (spectrum_scorer.cpp; kOnceAtHighResolution otherwise), by measurement:
-// perf/ident, 40 searches, E-value / own-q PSMs at 1% (perf/ident/README.md):
-//   every fragment counted (until 2026-12-05)            1,784 / 1,932
-//   once at high resolution (bins a fragment window wide) 1,856 / 1,942: HeLa at ±1.2 Da by
+// where, with high-resolution bins (every binning but Comet's 1 Da low-resolution one), a bin
+// reached by two of the candidate's fragments counts once: b5 and y5 of RDASLSVDPGR have the
+// same m/z (RDASL and VDPGR the same residue sum), b2+ and y5++ fall on one peak, and that peak
+// is one observation, not two. SEQUEST's theoretical spectrum has one value per bin, and Comet
+// counts a bin once at every bin width (pbDuplFragment); with Comet's low-resolution bins each
+// fragment still counts here, by measurement (perf/ident, 40 searches, E-value / own-q PSMs at
+// 1%; perf/ident/README.md):
+//   every fragment counted (until 2026-12-05)              1,784 / 1,932
+//   once at high resolution                                 1,856 / 1,942: HeLa at ±1.2 Da by
 //     E-value 15 -> 26, where the decoy RDASLSVDPGR above (XCorr 1.85 per fragment, Comet 1.25)
 //     had won its window with E 8e-4 (Comet 1.2)
-//   and at low resolution with the prefilter's candidates 1,872 / 1,949: BSA1 at ±500 Da 8 -> 15
-//     and the BSA runs at ±1.2 Da with the entrapment proteomes +6, +6, -2 by E-value (the
-//     prefilter counts a peptide's fragments within each peak's window, b5 and y5 on one peak
-//     twice, so it favours peptides whose fragments coincide)
-//   once everywhere (Comet's rule)                       1,854 / 1,962, but low resolution
-//     narrow windows only reshuffle: BSA1 loses 4 of 40 at the 1% boundary (Comet 39) and the
-//     pooled run's E-value 142 -> 129, while that run's own q gains 162 -> 184.
-// "High resolution" is every binning but Comet's low-resolution one, so a ±0.3 Da window's 0.6
-// Da bins count once too.
+//   once everywhere (Comet's rule)                          1,854 / 1,962: at low resolution
+//     the narrow windows reshuffle (BSA1 loses 4 of its 40 at the 1% boundary, Comet 39; the
+//     pooled run's E-value 142 -> 129 while its own q gains 162 -> 184), the ±1.2 Da and ±500
+//     Da windows gain (BSA1 15 -> 29 and 8 -> 15 by E-value)
+//   once at low resolution only for the fragment prefilter's candidates: 1,872 / 1,949, dropped:
+//     no reason ties the gain to the prefilter (it counts a peak once per peptide), and one job
+//     would mix two XCorrs (the prefilter serves only windows of more than 3,200 peptides) in
+//     the features rescoring standardises together.
+// A ±0.3 Da window's 0.6 Da bins count once too.
 //
 // prepare() visits only the bins within ±75 of a peak (their y' may be nonzero; elsewhere it is
 // 0 to the bit: the sliding sum there is exactly 0.0), so high-resolution bins (0.04 Da: ~50,000
@@ -53,20 +53,12 @@
 
 namespace ionflow {
 
-// Which bins count once per candidate (formula above).
-enum class SharedBins {
-  kOnceAtHighResolution,  // every binning but Comet's 1 Da low-resolution one
-  kOnce,                  // every binning
-};
-
 class XcorrSpectrum {
  public:
   // Builds the preprocessed array for `peaks` (ascending m/z) of a precursor of neutral mass
-  // `neutral_mass_da`, binned for `fragment_tolerance`; `shared` says whether a bin two
-  // fragments of one candidate reach counts once.
+  // `neutral_mass_da`, binned for `fragment_tolerance`.
   void prepare(const std::vector<Peak>& peaks, double neutral_mass_da,
-               const Tolerance& fragment_tolerance,
-               SharedBins shared = SharedBins::kOnceAtHighResolution);
+               const Tolerance& fragment_tolerance);
 
   // XCorr of a candidate's fragments (formula above). REQUIRES: prepare() called.
   double score(const std::vector<Fragment>& fragments) const {
@@ -88,7 +80,7 @@ class XcorrSpectrum {
     const float* values;  // n + 1: y', then 0 for bins outside the array
     uint8_t* stamps;      // n + 1: `candidate` where this candidate has reached the bin
     uint8_t candidate;
-    bool count_bin_once;  // prepare()'s SharedBins applies to these bins
+    bool count_bin_once;  // high-resolution bins (formula above)
     // y' of mz's bin (0 outside the array); with count_bin_once, 0 after the first time the
     // candidate's fragments reach that bin. Adding 0.0 leaves a sum unchanged, to the bit.
     float first_value_at(double mz) const {

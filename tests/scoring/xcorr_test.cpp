@@ -60,28 +60,29 @@ TEST(Xcorr, HighResolutionBinCountsOnce) {
   EXPECT_NEAR(x.bins().first_value_at(543.2885), 50.0f, 1e-4);  // a new candidate
 }
 
-// Low-resolution bins count once only when asked (SharedBins::kOnce: the fragment prefilter's
-// candidates).
-TEST(Xcorr, LowResolutionBinCountsOnceWhenAsked) {
-  XcorrSpectrum x;
-  x.prepare({{500.0f, 100.0f}}, 1000.0, Tolerance::Da(-0.5, 0.5), SharedBins::kOnce);
-  EXPECT_NEAR(x.score(at({500.0, 500.1})), 0.25, 1e-6);
-  x.prepare({{500.0f, 100.0f}}, 1000.0, Tolerance::Da(-0.5, 0.5));
-  EXPECT_NEAR(x.score(at({500.0, 500.1})), 0.5, 1e-6);
-}
-
 // The stamps that mark a candidate's bins are numbered 1-255 and cleared when the numbering
-// wraps: a bin some candidate reached 1-300 candidates ago still counts for this one, also
-// after a query with more bins and back (a review found the wrap untested: without the clear
-// this fails at a gap of 254).
+// wraps, every stamp written since the last wrap, a larger query's too: whatever number of
+// candidates came between, a bin an earlier candidate reached still counts for this one
+// (fails at a gap of 254 without the clear, or with a clear of the current query's bins only).
 TEST(Xcorr, BinsOfEarlierCandidatesNeverCountAsThisOnes) {
+  const std::vector<Peak> peaks = {{500.0f, 100.0f}, {900.0f, 100.0f}, {8000.0f, 100.0f}};
+  const Tolerance window = Tolerance::Da(-0.02, 0.02);
+  XcorrSpectrum fresh;  // the references: no candidate scored before
+  fresh.prepare(peaks, 9000.0, window);
+  const double large_want = fresh.score(at({500.0, 8000.0}));
+  fresh.prepare(peaks, 1000.0, window);
+  const double small_want = fresh.score(at({500.0, 8000.0}));
+  EXPECT_NEAR(large_want, 0.5, 1e-6);  // the 8000 peak lies only within the larger array
+  EXPECT_NEAR(small_want, 0.25, 1e-6);
   XcorrSpectrum x;
-  const std::vector<Peak> peaks = {{500.0f, 100.0f}, {900.0f, 100.0f}};
   for (int gap = 0; gap <= 300; ++gap) {
-    x.prepare(peaks, gap % 7 == 0 ? 9000.0 : 1000.0, Tolerance::Da(-0.02, 0.02));
-    ASSERT_NEAR(x.score(at({500.0})), 0.25, 1e-6) << gap;
+    x.prepare(peaks, 9000.0, window);
+    ASSERT_EQ(x.score(at({500.0, 8000.0})), large_want) << gap;
+    x.prepare(peaks, 1000.0, window);
     for (int c = 0; c < gap; ++c) x.score(at({900.0}));
-    ASSERT_NEAR(x.score(at({500.0})), 0.25, 1e-6) << gap;
+    ASSERT_EQ(x.score(at({500.0, 8000.0})), small_want) << gap;
+    x.prepare(peaks, 9000.0, window);
+    ASSERT_EQ(x.score(at({500.0, 8000.0})), large_want) << gap;
   }
 }
 

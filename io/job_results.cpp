@@ -114,16 +114,57 @@ std::string PendingFiles::add(const std::string& directory, const std::string& n
   return tmp;
 }
 
-std::vector<std::string> PendingFiles::commit() {
-  std::vector<std::string> out;
-  for (const auto& [tmp, final_path] : files_) {
+namespace {
+
+// A final file put in place by commit(), and where the earlier run's file was moved ("" when
+// there was none).
+struct Replaced {
+  std::string final_path;
+  std::string previous;
+};
+
+// Undoes commit()'s renames, last first: the new file removed, the earlier one moved back.
+void roll_back(const std::vector<Replaced>& done) {
+  for (auto it = done.rbegin(); it != done.rend(); ++it) {
     std::error_code ec;
-    fs::rename(tmp, final_path, ec);
-    if (ec)
-      throw std::runtime_error("cannot rename " + tmp + " to " + final_path + ": " + ec.message());
-    out.push_back(final_path);
-    committed_.push_back(final_path);
+    fs::remove(it->final_path, ec);
+    if (!it->previous.empty()) fs::rename(it->previous, it->final_path, ec);
   }
+}
+
+}  // namespace
+
+std::vector<std::string> PendingFiles::commit() {
+  std::vector<Replaced> done;
+  for (const auto& [tmp, final_path] : files_) {
+    Replaced r{final_path, ""};
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(final_path, ec);
+    if (fs::exists(status) && !fs::is_directory(status)) {
+      r.previous = final_path + ".previous";
+      fs::rename(final_path, r.previous, ec);
+      if (ec) {
+        roll_back(done);
+        throw std::runtime_error("cannot move " + final_path + " aside to " + r.previous + ": " +
+                                 ec.message());
+      }
+    }
+    fs::rename(tmp, final_path, ec);
+    if (ec) {
+      const std::string reason = ec.message();
+      if (!r.previous.empty()) fs::rename(r.previous, final_path, ec);
+      roll_back(done);
+      throw std::runtime_error("cannot rename " + tmp + " to " + final_path + ": " + reason);
+    }
+    done.push_back(std::move(r));
+  }
+  std::vector<std::string> out;
+  for (const Replaced& r : done) {
+    std::error_code ec;
+    if (!r.previous.empty()) fs::remove(r.previous, ec);
+    out.push_back(r.final_path);
+  }
+  committed_ = out;
   files_.clear();
   return out;
 }

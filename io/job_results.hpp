@@ -43,15 +43,19 @@ void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& com
 // Only the names of kOutputFormatNames (plain and .zst) are touched. Never throws.
 void remove_stale_results(const JobSpec& spec);
 
-// Temporary files renamed together: add() each written "<final>.tmp", then commit() renames all;
-// the destructor removes any that were not committed.
+// Temporary files renamed together: add() each written "<final>.tmp", then commit() renames all,
+// all or none; the destructor removes any that were not committed.
 class PendingFiles {
  public:
   ~PendingFiles();
   // "<directory>/<name>.tmp"; remembered for commit().
   std::string add(const std::string& directory, const std::string& name);
-  // Renames every .tmp to its final name; returns the final paths. Throws std::runtime_error
-  // (files renamed before the failure stay renamed: see committed()).
+  // Renames every .tmp to its final name, in add() order; returns the final paths. A final file
+  // already there (an earlier run's) is first moved to "<final>.previous" and removed once
+  // every rename has succeeded. When one fails (the final name is a directory, say), the files
+  // renamed so far are removed and the earlier ones moved back, so that the directory holds the
+  // earlier run's results as before; then throws std::runtime_error naming the file and the OS
+  // reason, and committed() stays empty. (A crash in the middle can leave "<final>.previous".)
   std::vector<std::string> commit();
   // The final paths commit() has renamed into place so far.
   const std::vector<std::string>& committed() const { return committed_; }

@@ -60,6 +60,64 @@ TEST(WriteResultFormats, WritesTheTsvAsTmpUntilCommitted) {
   fs::remove_all(spec.output_directory);
 }
 
+std::string content(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+// A re-run whose commit fails keeps the earlier run's results: a new user made one rename fail
+// (a directory named results.pep.xml) and lost the earlier results.tsv while the earlier
+// results.json stayed, pointing at it.
+TEST(PendingFiles, FailedCommitLeavesTheEarlierResultsAsTheyWere) {
+  const std::string dir = temp_dir("rollback");
+  write_file(dir + "/results.tsv", "earlier tsv");
+  write_file(dir + "/results.json", "earlier json");
+  fs::create_directory(dir + "/results.pep.xml");
+  std::string error;
+  {
+    PendingFiles pending;
+    for (const char* name : {"results.tsv", "results.pep.xml", "results.json"}) {
+      write_file(pending.add(dir, name), std::string("new ") + name);
+    }
+    try {
+      pending.commit();
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+    EXPECT_TRUE(pending.committed().empty());
+  }
+  EXPECT_EQ(error, "cannot rename " + dir + "/results.pep.xml.tmp to " + dir +
+                       "/results.pep.xml: Is a directory");
+  EXPECT_EQ(content(dir + "/results.tsv"), "earlier tsv");
+  EXPECT_EQ(content(dir + "/results.json"), "earlier json");
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"results.json", "results.pep.xml", "results.tsv"}));
+  fs::remove_all(dir);
+}
+
+// A successful commit replaces the earlier files and leaves nothing else behind.
+TEST(PendingFiles, CommitReplacesTheEarlierResults) {
+  const std::string dir = temp_dir("replace");
+  write_file(dir + "/results.tsv", "earlier tsv");
+  PendingFiles pending;
+  write_file(pending.add(dir, "results.tsv"), "new tsv");
+  write_file(pending.add(dir, "results.json"), "new json");
+  EXPECT_EQ(pending.commit(),
+            (std::vector<std::string>{dir + "/results.tsv", dir + "/results.json"}));
+  EXPECT_EQ(content(dir + "/results.tsv"), "new tsv");
+  EXPECT_EQ(content(dir + "/results.json"), "new json");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+  fs::remove_all(dir);
+}
+
 // The result files carry the job's creation time, not the time they are written: a job
 // `ionflow serve` restarts rewrites them byte for byte (a new user found pepXML and mzid
 // differing only in their date).

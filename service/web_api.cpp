@@ -13,6 +13,7 @@
 
 #include "service/data_browser.hpp"
 #include "service/http_reply.hpp"
+#include "service/job_inputs.hpp"
 #include "service/job_message.hpp"
 #include "service/modification_search.hpp"
 #include "service/psm_page.hpp"
@@ -239,6 +240,19 @@ struct WebApi::Impl {
     std::error_code ec;
     fs::create_directories(options.uploads_directory, ec);
     const fs::path path = fs::path(options.uploads_directory) / name;
+    // A file a queued or running job will read is not written: a new upload under its name, or
+    // another client's piece, would change that job's input under it (job_inputs.hpp).
+    if (fs::exists(fs::symlink_status(path, ec))) {
+      if (const std::string job = unfinished_job_reading(store, path.string()); !job.empty()) {
+        JsonValue refused = JsonValue::object();
+        refused.set("error", "name: " + path.string() + " is an input of job " + job +
+                                 ", which has not finished: upload under another name, or once "
+                                 "the job has ended");
+        refused.set("field", "name");
+        refused.set("job", job);
+        return reply(res, 409, refused);
+      }
+    }
     if (!upload_files) upload_files = std::make_unique<UploadFiles>(options.uploads_directory);
     const UploadPieceResult written = upload_files->write_piece(name, offset, req.body);
     JsonValue body = JsonValue::object();

@@ -200,6 +200,44 @@ TEST_F(WebApiTest, SpectrumViewRefusesAnInputChangedAfterTheJob) {
               HasSubstr("changed after the job"));
 }
 
+// A file a queued or running job will read is not written: a new user's second client replaced
+// the upload a queued job named (the job then searched 181 of 1,120 spectra, "done"). Refused
+// with 409 naming the job, for a new upload and for an appended piece; other names go on, and
+// the name is free again once the job has ended.
+TEST_F(WebApiTest, UploadsDoNotWriteAFileAnUnfinishedJobReads) {
+  start_api({});
+  std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(original)), {});
+  auto uploaded = client_->Put("/v1/uploads/queued.mzML?offset=0", bytes, "application/xml");
+  ASSERT_TRUE(uploaded && uploaded->status == 200) << (uploaded ? uploaded->body : "");
+  const std::string path = parse_json(uploaded->body).find("path")->as_string();
+  auto submitted = client_->Post("/v1/jobs", excerpt_job(path), "application/json");
+  ASSERT_TRUE(submitted && submitted->status == 201) << (submitted ? submitted->body : "");
+  const std::string id = parse_json(submitted->body).find("id")->as_string();
+  ASSERT_EQ(get("/v1/jobs/" + id).find("state")->as_string(), "queued");  // no scheduler yet
+  for (const std::string& offset : {std::string("0"), std::to_string(bytes.size())}) {
+    auto refused = client_->Put("/v1/uploads/queued.mzML?offset=" + offset, "other bytes",
+                                "application/octet-stream");
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 409) << offset;
+    const JsonValue body = parse_json(refused->body);
+    EXPECT_EQ(body.find("job")->as_string(), id);
+    EXPECT_EQ(body.find("field")->as_string(), "name");
+    EXPECT_EQ(body.find("error")->as_string(),
+              "name: " + path + " is an input of job " + id +
+                  ", which has not finished: upload under another name, or once the job has ended");
+  }
+  std::ifstream kept(path, std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), {}), bytes);
+  EXPECT_EQ(client_->Put("/v1/uploads/other.mzML?offset=0", "x", "text/plain")->status, 200);
+  scheduler_->start();
+  for (int i = 0; i < 600 && get("/v1/jobs/" + id).find("state")->as_string() != "done"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(get("/v1/jobs/" + id).find("state")->as_string(), "done");
+  EXPECT_EQ(client_->Put("/v1/uploads/queued.mzML?offset=0", "x", "text/plain")->status, 200);
+}
+
 TEST_F(WebApiTest, PagesCarryTheirPolicyAndNeedNoToken) {
   InProcessApiOptions o;
   o.api_token = "s3cret";

@@ -51,7 +51,7 @@ int write_all(int fd, std::string_view body, uint64_t offset) {
 }  // namespace
 
 UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t offset,
-                                           std::string_view body) {
+                                           std::string_view body, const std::string& upload) {
   FileDescriptor dir(::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (dir.get() < 0) {
     const int error_number = errno;
@@ -71,8 +71,8 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
     }
   }
   if (offset == 0) {
-    const std::string temporary =
-        ".upload-" + std::to_string(::getpid()) + "-" + std::to_string(++temporaries_) + "-" + name;
+    const std::string id = std::to_string(::getpid()) + "-" + std::to_string(++temporaries_);
+    const std::string temporary = ".upload-" + id + "-" + name;
     FileDescriptor file(::openat(dir.get(), temporary.c_str(),
                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
     if (file.get() < 0) return system_failure(UploadPieceResult::kOpenFailed, errno);
@@ -86,12 +86,16 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
       ::unlinkat(dir.get(), temporary.c_str(), 0);
       return system_failure(UploadPieceResult::kWriteFailed, failure);
     }
-    made_[name] = {static_cast<uint64_t>(made.st_dev), static_cast<uint64_t>(made.st_ino)};
+    made_[name] = {{static_cast<uint64_t>(made.st_dev), static_cast<uint64_t>(made.st_ino)}, id};
     UploadPieceResult r = result(UploadPieceResult::kWritten);
     r.bytes = body.size();
+    r.upload = id;
     return r;
   }
   const auto made = made_.find(name);
+  if (!upload.empty() && made != made_.end() && made->second.upload != upload) {
+    return result(UploadPieceResult::kSuperseded);
+  }
   FileDescriptor file(
       ::openat(dir.get(), name.c_str(), O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (file.get() < 0) {
@@ -107,7 +111,7 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
   }
   const std::pair<uint64_t, uint64_t> opened{static_cast<uint64_t>(st.st_dev),
                                              static_cast<uint64_t>(st.st_ino)};
-  if (made == made_.end() || made->second != opened) {
+  if (made == made_.end() || made->second.file != opened) {
     return result(UploadPieceResult::kWrongOffset);  // not the file our first piece made
   }
   const auto have = static_cast<uint64_t>(st.st_size);
@@ -121,6 +125,7 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
   if (failure != 0) return system_failure(UploadPieceResult::kWriteFailed, failure);
   UploadPieceResult r = result(UploadPieceResult::kWritten);
   r.bytes = offset + body.size();
+  r.upload = made->second.upload;
   return r;
 }
 

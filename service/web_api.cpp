@@ -254,13 +254,22 @@ struct WebApi::Impl {
       }
     }
     if (!upload_files) upload_files = std::make_unique<UploadFiles>(options.uploads_directory);
-    const UploadPieceResult written = upload_files->write_piece(name, offset, req.body);
+    const std::string upload = req.has_param("upload") ? req.get_param_value("upload") : "";
+    const UploadPieceResult written = upload_files->write_piece(name, offset, req.body, upload);
     JsonValue body = JsonValue::object();
     switch (written.status) {
       case UploadPieceResult::kWritten:
         body.set("path", path.string());
         body.set("bytes", written.bytes);
+        body.set("upload", written.upload);
         return reply(res, 200, body);
+      case UploadPieceResult::kSuperseded:
+        body.set("error", "upload: another upload of " + name +
+                              " started after this one's first piece and replaced it: start "
+                              "over, under another name to keep both");
+        body.set("field", "upload");
+        body.set("bytes", 0);
+        return reply(res, 409, body);
       case UploadPieceResult::kWrongOffset:
         body.set("error", "offset " + std::to_string(offset) + " is not the end of the upload (" +
                               std::to_string(written.bytes) + " bytes)");

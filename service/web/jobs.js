@@ -282,11 +282,14 @@
     const ok = $("submit-ok");
     const chunk = 512 * 1024;
     const name = file.name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[.]+/, "");
+    let upload = "";  // the server's id of this upload, from its first piece
     for (let offset = 0; offset < file.size || offset === 0; offset += chunk) {
       ok.textContent = "Uploading " + file.name + ": " + fmtBytes(offset) + " of " + fmtBytes(file.size);
       ok.classList.add("shown");
-      const r = await api("/v1/uploads/" + encodeURIComponent(name) + "?offset=" + offset,
+      const r = await api("/v1/uploads/" + encodeURIComponent(name) + "?offset=" + offset +
+                          (upload ? "&upload=" + encodeURIComponent(upload) : ""),
                           { method: "PUT", headers: { "Content-Type": "application/octet-stream" }, body: file.slice(offset, offset + chunk) });
+      if (r.ok && offset === 0) upload = r.body.upload || "";
       if (!r.ok) { showFieldError(onDone === addSpectra ? "mzml_paths" : "database.fasta", "upload: " + r.body.error); ok.classList.remove("shown"); return; }
       if (offset + chunk >= file.size) { ok.textContent = "Uploaded " + file.name + " (" + fmtBytes(file.size) + ")"; onDone(r.body.path); return; }
     }

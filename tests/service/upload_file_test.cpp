@@ -92,6 +92,29 @@ TEST_F(UploadFileTest, ALaterPieceGoesOnlyIntoTheFileItsFirstPieceMade) {
   EXPECT_EQ(read(outside), "SECRET");
 }
 
+// Two clients sending one name at once: each first piece answers its own upload id, and a
+// later piece with the id of an upload another first piece has replaced is refused, nothing
+// written (a new user's check: client A's second piece went onto client B's first, one file of
+// both). Without an id a piece goes into the file the last first piece made, as before.
+TEST_F(UploadFileTest, TwoUploadsOfOneNameDoNotInterleave) {
+  const fs::path path = dir_ / "uploads" / "shared.mgf";
+  const UploadPieceResult a = piece("shared.mgf", 0, "AAAA");
+  const UploadPieceResult b = piece("shared.mgf", 0, "BBBB");
+  ASSERT_EQ(a.status, UploadPieceResult::kWritten);
+  ASSERT_EQ(b.status, UploadPieceResult::kWritten);
+  EXPECT_FALSE(a.upload.empty());
+  EXPECT_NE(a.upload, b.upload);
+  EXPECT_EQ(files_->write_piece("shared.mgf", 4, "aa", a.upload).status,
+            UploadPieceResult::kSuperseded);
+  EXPECT_EQ(read(path), "BBBB");
+  const UploadPieceResult next = files_->write_piece("shared.mgf", 4, "bb", b.upload);
+  EXPECT_EQ(next.status, UploadPieceResult::kWritten);
+  EXPECT_EQ(next.upload, b.upload);
+  EXPECT_EQ(read(path), "BBBBbb");
+  EXPECT_EQ(piece("shared.mgf", 6, "cc").status, UploadPieceResult::kWritten);  // no id
+  EXPECT_EQ(read(path), "BBBBbbcc");
+}
+
 TEST_F(UploadFileTest, ASymbolicLinkIsRefusedAndItsTargetLeftAlone) {
   const fs::path victim = dir_ / "victim.txt";
   std::ofstream(victim) << "keep me";

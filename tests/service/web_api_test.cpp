@@ -238,6 +238,31 @@ TEST_F(WebApiTest, UploadsDoNotWriteAFileAnUnfinishedJobReads) {
   EXPECT_EQ(client_->Put("/v1/uploads/queued.mzML?offset=0", "x", "text/plain")->status, 200);
 }
 
+// Over HTTP: the first piece answers the upload's id, and a piece of an upload replaced since
+// (another client's first piece under the same name) is a 409 naming the field "upload".
+TEST_F(WebApiTest, AReplacedUploadIsToldToStartOver) {
+  start_api({});
+  const JsonValue a =
+      parse_json(client_->Put("/v1/uploads/same.mgf?offset=0", "AAAA", "text/plain")->body);
+  const JsonValue b =
+      parse_json(client_->Put("/v1/uploads/same.mgf?offset=0", "BBBB", "text/plain")->body);
+  const std::string a_id = a.find("upload")->as_string();
+  const std::string b_id = b.find("upload")->as_string();
+  EXPECT_NE(a_id, b_id);
+  auto refused = client_->Put("/v1/uploads/same.mgf?offset=4&upload=" + a_id, "aa", "text/plain");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 409);
+  const JsonValue body = parse_json(refused->body);
+  EXPECT_EQ(body.find("field")->as_string(), "upload");
+  EXPECT_EQ(body.find("error")->as_string(),
+            "upload: another upload of same.mgf started after this one's first piece and "
+            "replaced it: start over, under another name to keep both");
+  auto next = client_->Put("/v1/uploads/same.mgf?offset=4&upload=" + b_id, "bb", "text/plain");
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->status, 200) << next->body;
+  EXPECT_EQ(parse_json(next->body).find("bytes")->as_integer(), 6);
+}
+
 TEST_F(WebApiTest, PagesCarryTheirPolicyAndNeedNoToken) {
   InProcessApiOptions o;
   o.api_token = "s3cret";

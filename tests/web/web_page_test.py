@@ -187,6 +187,19 @@ def main():
             for css, name in (("#spectrum-panel", "spectrum-view.png"), ("#timeline-panel", "timeline.png"),
                               ("#plots-panel", "plots.png"), ("#psm-panel", "psm-table.png")):
                 ws.full_page_screenshot(driver, os.path.join(args.screenshots, name), B(css))
+            # --- an upload through the page: a 4.9 MB FASTA in 10 pieces, each after the first
+            # giving the upload's id; the form then names the copy, byte for byte the file -------
+            driver.get(server.url + "/")
+            ws.wait_for(lambda: B("#scorers").text.strip() != "", 20, "the jobs page again")
+            source = os.path.join(data, os.path.dirname(FASTA), "18Protein_SoCe_Tr_detergents_trace.fasta")
+            driver.execute_script("document.getElementById('upload-fasta').classList.remove('hidden')")
+            B("#upload-fasta").send_keys(source)
+            ws.wait_for(lambda: B("#fasta").get_attribute("value").endswith("/uploads/" + os.path.basename(source)),
+                        60, "the uploaded FASTA in the form")
+            copy = B("#fasta").get_attribute("value")
+            with open(source, "rb") as a, open(copy, "rb") as b:
+                assert a.read() == b.read(), copy
+            print("uploaded %s through the page: %d bytes, identical" % (os.path.basename(source), os.path.getsize(copy)))
             # The 401 before the token and the 400 of the bad field are logged by Chromium; any
             # other error (a script error, a refused resource) fails the test.
             logs = [l for l in driver.get_log("browser")

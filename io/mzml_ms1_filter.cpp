@@ -304,7 +304,7 @@ bool Ms1SpectrumFilter::route_hold(Scan& scan, Sink& sink) {
   bool gone = false;
   if (end != std::string_view::npos) {
     const std::string_view element = rest.substr(0, end);
-    if (ms1 && plain(element)) {
+    if (ms1 && plain(element) && sink.drops_spectra()) {
       head_says_ms1(rest.substr(0, head_end), id);  // the id, into this piece's bytes
       sink.dropped(id);
       gone = true;

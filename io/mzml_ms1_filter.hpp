@@ -41,6 +41,10 @@ class Ms1SpectrumFilter {
     virtual ~Sink() = default;
     virtual void pass(std::string_view bytes) = 0;
     virtual void dropped(std::string_view native_id) = 0;
+    // Whether an MS1 spectrum may be dropped now (asked at each): false while the parser is
+    // inside a spectrum whose end tag has not come, so that it sees the next start tag and
+    // reports the missing </spectrum> there, not at the first spectrum that is not dropped.
+    virtual bool drops_spectra() const { return true; }
     // Whether other spectra are offered whole to take() (asked once per spectrum).
     virtual bool takes_spectra() const { return false; }
     // A whole spectrum element (from "<spectrum" to its end tag's '>') that is not dropped.

@@ -1,13 +1,17 @@
 #include "service/job_message_detail.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
 #include <system_error>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "scoring/mass.hpp"
 #include "scoring/modification_spec.hpp"
@@ -356,10 +360,16 @@ std::string resolve_path(const std::string& text, const std::string& path,
 void check_readable_file(const std::string& file, const std::string& path) {
   std::error_code ec;
   auto status = fs::status(file, ec);
+  // The OS reason where it is not plain absence (a name too long, a directory on the way that
+  // cannot be searched): a new user's 5,000-character path was "file not found".
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    fail(path, "cannot read the file: " + file + ": " + ec.message());
+  }
   if (ec || !fs::exists(status)) fail(path, "file not found: " + file);
   if (!fs::is_regular_file(status)) fail(path, "not a regular file: " + file);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) fail(path, "cannot open for reading: " + file);
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, "cannot open for reading: " + file + ": " + std::strerror(errno));
+  ::close(fd);
 }
 
 // A tag that starts with a separator and ends with a letter or digit ("_rev", "-decoy") is a

@@ -625,5 +625,35 @@ TEST(MzmlReader, SpectrumInsideASpectrumFailsTheFile) {
   }
 }
 
+// An MS1 spectrum whose </spectrum> is missing, followed by MS1 spectra (which the reader drops
+// unparsed): the error names the next spectrum's line, not the first MS2 spectrum's (a new
+// user's file: line 1364 expected, 22268 given).
+TEST(MzmlReader, UnclosedMs1SpectrumIsReportedAtTheNextSpectrum) {
+  const std::string excerpt = test_data("BSA1_excerpt.mzML");
+  const size_t ms1 = excerpt.find("<spectrum id=\"spectrum=1011\"");
+  const size_t end = excerpt.find("</spectrum>", ms1);
+  ASSERT_NE(end, std::string::npos);
+  std::string copy = excerpt.substr(ms1, end + 11 - ms1);
+  copy.replace(copy.find("spectrum=1011"), 13, "spectrum=1012");
+  std::string data = excerpt.substr(0, end) + "\n" + copy + excerpt.substr(end + 11);
+  const size_t next = data.find("<spectrum id=\"spectrum=1012\"");
+  const uint64_t next_line = 1 + std::count(data.begin(), data.begin() + next, '\n');
+  const uint64_t first_line = 1 + std::count(data.begin(), data.begin() + ms1, '\n');
+  for (bool own : {true, false}) {
+    SCOPED_TRACE(own ? "own" : "expat");
+    try {
+      read_mzml(data, 65536, 0, "unclosed.mzML", own);
+      FAIL() << "no error";
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("<spectrum id=\"spectrum=1011\"> starting at line " +
+                                           std::to_string(first_line) +
+                                           " is not closed: another <spectrum> starts at line " +
+                                           std::to_string(next_line) + " (</spectrum> missing?)"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -122,7 +122,9 @@ TEST(OddInputs, SearchAsAnotherUserNamesAnUnreadableFile) {
     if (!contains(run.err, locked)) GTEST_SKIP() << "nobody cannot run " << e2e::kIonflow;
   }
   EXPECT_EQ(run.exit_code, 2) << run.err;
-  EXPECT_TRUE(contains(run.err, "mzml_paths[0]: cannot open for reading: " + locked)) << run.err;
+  EXPECT_TRUE(contains(run.err,
+                       "mzml_paths[0]: cannot open for reading: " + locked + ": Permission denied"))
+      << run.err;
 }
 
 // What the job check cannot see: a path that turns into a FIFO or a directory after it, read by

@@ -480,6 +480,11 @@ TEST(JobMessage, MissingAndForbiddenFilesNameTheKey) {
               StartsWith("mzml_paths: no spectra files given"));
   EXPECT_EQ(error_of(R"({"database": {"fasta": "/tmp"}, "mzml_paths": [")" + kBsa1 + R"("]})"),
             "database.fasta: not a regular file: /tmp");
+  // Not absence but the OS's reason (a new user's 5,000-character path was "file not found").
+  const std::string long_name = "/tmp/" + std::string(5000, 'a') + ".fasta";
+  EXPECT_EQ(error_of(R"({"database": {"fasta": ")" + long_name + R"("}, "mzml_paths": [")" + kBsa1 +
+                     R"("]})"),
+            "database.fasta: cannot read the file: " + long_name + ": File name too long");
 
   JobMessageOptions server;
   server.data_roots = {kExamples + "/BSA"};

@@ -63,6 +63,16 @@ class WebApiTest : public InProcessApiTest {
     ADD_FAILURE() << "job " << id << " not done after 60 s";
     return id;
   }
+  // Uploads the committed BSA1 excerpt as `name` in one piece; returns its bytes and sets `path`
+  // to the server's copy.
+  std::string upload_excerpt(const std::string& name, std::string& path) {
+    std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(original)), {});
+    auto uploaded = client_->Put("/v1/uploads/" + name + "?offset=0", bytes, "application/xml");
+    EXPECT_TRUE(uploaded && uploaded->status == 200) << (uploaded ? uploaded->body : "");
+    path = uploaded ? parse_json(uploaded->body).find("path")->as_string() : "";
+    return bytes;
+  }
   std::string results_tsv(const std::string& id) {
     return (dir_ / "jobs" / id / "results.tsv").string();
   }
@@ -150,11 +160,10 @@ TEST_F(WebApiTest, PsmPagesPlotsAndSpectraOfARealJob) {
 // PSM of 13).
 TEST_F(WebApiTest, SpectrumViewRefusesAnInputChangedAfterTheJob) {
   start_api({});
-  std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(original)), {});
-  auto uploaded = client_->Put("/v1/uploads/excerpt.mzML?offset=0", bytes, "application/xml");
-  ASSERT_TRUE(uploaded && uploaded->status == 200) << (uploaded ? uploaded->body : "");
-  const fs::path copy = parse_json(uploaded->body).find("path")->as_string();
+  std::string uploaded;
+  const std::string bytes = upload_excerpt("excerpt.mzML", uploaded);
+  ASSERT_FALSE(uploaded.empty());
+  const fs::path copy = uploaded;
   const std::string id = run_excerpt_job(copy.string());
   const ResultsTable tsv = ResultsTable::read(results_tsv(id));
   ASSERT_GT(tsv.rows(), 0u);
@@ -206,11 +215,9 @@ TEST_F(WebApiTest, SpectrumViewRefusesAnInputChangedAfterTheJob) {
 // the name is free again once the job has ended.
 TEST_F(WebApiTest, UploadsDoNotWriteAFileAnUnfinishedJobReads) {
   start_api({});
-  std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(original)), {});
-  auto uploaded = client_->Put("/v1/uploads/queued.mzML?offset=0", bytes, "application/xml");
-  ASSERT_TRUE(uploaded && uploaded->status == 200) << (uploaded ? uploaded->body : "");
-  const std::string path = parse_json(uploaded->body).find("path")->as_string();
+  std::string path;
+  const std::string bytes = upload_excerpt("queued.mzML", path);
+  ASSERT_FALSE(path.empty());
   auto submitted = client_->Post("/v1/jobs", excerpt_job(path), "application/json");
   ASSERT_TRUE(submitted && submitted->status == 201) << (submitted ? submitted->body : "");
   const std::string id = parse_json(submitted->body).find("id")->as_string();

@@ -87,6 +87,9 @@ void check_numbers(const ServeOptions& o) {
                       o.max_connections_per_client));
   require(o.grace_seconds >= 0,
           fmt::format("--grace-seconds must be >= 0, got {}", o.grace_seconds));
+  // -1 used to wrap to an unlimited body (a new user's 2 MB piece then went through).
+  require(o.max_body_bytes >= 1,
+          fmt::format("--max-body-bytes must be >= 1, got {}", o.max_body_bytes));
   require(o.queue.empty() || (o.claim_idle_seconds > 0 && o.max_deliveries >= 1),
           fmt::format("--claim-idle-seconds must be > 0 and --max-deliveries >= 1, got {} and {}",
                       o.claim_idle_seconds, o.max_deliveries));
@@ -213,7 +216,7 @@ HttpApi::Options api_options(const ServeOptions& o, const ServeSetup& setup,
                              ScorerControl* control) {
   HttpApi::Options a;
   a.data_roots = setup.roots;
-  a.max_body_bytes = o.max_body_bytes;
+  a.max_body_bytes = static_cast<size_t>(o.max_body_bytes);
   a.api_token = o.api_token;
   a.max_queued_jobs = o.max_queued_jobs;
   a.http_limits.max_connections_per_address = o.max_connections_per_client;

@@ -26,7 +26,7 @@ struct ServeOptions {
   double autoscale_idle_seconds = 5.0;      // backlog 0 this long -> shrink to min_scorers
   std::string api_token;                    // "" = no authentication
   int64_t max_queued_jobs = 1000;           // submissions beyond this many queued get 429
-  size_t max_body_bytes = 1 << 20;          // larger request bodies get 413
+  int64_t max_body_bytes = 1 << 20;         // larger request bodies get 413; >= 1
   std::string max_memory;  // per job, "8G"; "" = 3/4 of available memory / concurrent_jobs
   int max_connections_per_client = 64;  // open HTTP connections per client IP; more get 503
   double grace_seconds = 10;  // on SIGTERM: running jobs may finish this long, then are requeued

@@ -149,6 +149,8 @@ TEST(ServeOptions, BadScalingAndQueueOptionsExit2NamingTheOption) {
   EXPECT_EQ(output, "ionflow serve: --concurrent-jobs must be >= 1, got 0\n");
   EXPECT_EQ(run(serve + "--grace-seconds -5", output), 2);
   EXPECT_EQ(output, "ionflow serve: --grace-seconds must be >= 0, got -5\n");
+  EXPECT_EQ(run(serve + "--max-body-bytes -1", output), 2);
+  EXPECT_EQ(output, "ionflow serve: --max-body-bytes must be >= 1, got -1\n");
   EXPECT_EQ(run(serve + "--scorers -3", output), 2);
   EXPECT_EQ(output,
             "ionflow serve: --scorers and --licensed-cores must be >= 0 (0 = usable cores), got "

@@ -1,6 +1,7 @@
 #include "service/job_inputs.hpp"
 
 #include <filesystem>
+#include <limits>
 #include <system_error>
 
 #include "service/json_value.hpp"
@@ -42,7 +43,7 @@ std::vector<std::string> job_input_paths(const JobRecord& job) {
 std::string unfinished_job_reading(const JobStore& store, const std::string& path) {
   const std::string wanted = comparable(path);
   for (JobState state : {JobState::kRunning, JobState::kQueued}) {
-    for (const JobRecord& job : store.list(state)) {
+    for (const JobRecord& job : store.list(state, std::numeric_limits<int>::max())) {
       for (const std::string& input : job_input_paths(job)) {
         if (comparable(input) == wanted) return job.id;
       }

@@ -116,43 +116,82 @@ std::string PendingFiles::add(const std::string& directory, const std::string& n
 
 namespace {
 
-// A final file put in place by commit(), and where the earlier run's file was moved ("" when
-// there was none).
+// A final file put in place by commit(), and where the earlier run's file is kept meanwhile
+// ("" when there was none).
 struct Replaced {
   std::string final_path;
   std::string previous;
 };
 
-// Undoes commit()'s renames, last first: the new file removed, the earlier one moved back.
+// Undoes commit()'s renames, last first: the earlier file back in place (one rename over the new
+// one), or the new one removed where there was none.
 void roll_back(const std::vector<Replaced>& done) {
   for (auto it = done.rbegin(); it != done.rend(); ++it) {
     std::error_code ec;
-    fs::remove(it->final_path, ec);
-    if (!it->previous.empty()) fs::rename(it->previous, it->final_path, ec);
+    if (it->previous.empty()) {
+      fs::remove(it->final_path, ec);
+    } else {
+      fs::rename(it->previous, it->final_path, ec);
+    }
   }
+}
+
+// A "<final>.previous" left by a crash in the middle of an earlier commit: put back when the
+// final file is missing, else removed.
+void tidy_previous(const std::string& final_path) {
+  const std::string previous = final_path + ".previous";
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(previous, ec))) return;
+  if (!fs::exists(fs::symlink_status(final_path, ec))) {
+    fs::rename(previous, final_path, ec);
+  } else {
+    fs::remove(previous, ec);
+  }
+}
+
+// Keeps the earlier run's `final_path` as "<final>.previous" while the new file replaces it: a
+// hard link, so that the final name never goes missing (a crash in between leaves the earlier
+// file in place); where links are not possible, the file is moved aside. Returns "" when there
+// is no earlier file; throws std::runtime_error.
+std::string keep_previous(const std::string& final_path) {
+  const std::string previous = final_path + ".previous";
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(final_path, ec);
+  if (!fs::exists(status) || fs::is_directory(status)) return "";
+  fs::create_hard_link(final_path, previous, ec);
+  if (ec) fs::rename(final_path, previous, ec);
+  if (ec) {
+    throw std::runtime_error("cannot keep " + final_path + " as " + previous + ": " + ec.message());
+  }
+  return previous;
 }
 
 }  // namespace
 
 std::vector<std::string> PendingFiles::commit() {
+  for (const auto& [tmp, final_path] : files_) tidy_previous(final_path);
   std::vector<Replaced> done;
   for (const auto& [tmp, final_path] : files_) {
     Replaced r{final_path, ""};
-    std::error_code ec;
-    const fs::file_status status = fs::symlink_status(final_path, ec);
-    if (fs::exists(status) && !fs::is_directory(status)) {
-      r.previous = final_path + ".previous";
-      fs::rename(final_path, r.previous, ec);
-      if (ec) {
-        roll_back(done);
-        throw std::runtime_error("cannot move " + final_path + " aside to " + r.previous + ": " +
-                                 ec.message());
-      }
+    try {
+      r.previous = keep_previous(final_path);
+    } catch (const std::runtime_error&) {
+      roll_back(done);
+      throw;
     }
+    std::error_code ec;
     fs::rename(tmp, final_path, ec);
     if (ec) {
       const std::string reason = ec.message();
-      if (!r.previous.empty()) fs::rename(r.previous, final_path, ec);
+      // This file's earlier one is still in place when it was linked, else it goes back; what
+      // is at the final name (a directory, say) is not this job's to remove.
+      if (!r.previous.empty()) {
+        if (fs::exists(fs::symlink_status(final_path, ec))) {
+          fs::remove(r.previous, ec);
+        } else {
+          fs::rename(r.previous, final_path, ec);
+        }
+      }
       roll_back(done);
       throw std::runtime_error("cannot rename " + tmp + " to " + final_path + ": " + reason);
     }

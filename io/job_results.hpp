@@ -51,11 +51,13 @@ class PendingFiles {
   // "<directory>/<name>.tmp"; remembered for commit().
   std::string add(const std::string& directory, const std::string& name);
   // Renames every .tmp to its final name, in add() order; returns the final paths. A final file
-  // already there (an earlier run's) is first moved to "<final>.previous" and removed once
-  // every rename has succeeded. When one fails (the final name is a directory, say), the files
-  // renamed so far are removed and the earlier ones moved back, so that the directory holds the
-  // earlier run's results as before; then throws std::runtime_error naming the file and the OS
-  // reason, and committed() stays empty. (A crash in the middle can leave "<final>.previous".)
+  // already there (an earlier run's) is first kept as "<final>.previous" (a hard link: the final
+  // name stays in place) and removed once every rename has succeeded. When one fails (the final
+  // name is a directory, say), the earlier files go back over the new ones and new files without
+  // an earlier one are removed, so that the directory holds the earlier run's results as before;
+  // then throws std::runtime_error naming the file and the OS reason, and committed() stays
+  // empty. A "<final>.previous" a crash left is put back first if the final file is missing,
+  // else removed.
   std::vector<std::string> commit();
   // The final paths commit() has renamed into place so far.
   const std::vector<std::string>& committed() const { return committed_; }

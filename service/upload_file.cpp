@@ -1,7 +1,9 @@
 #include "service/upload_file.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <random>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -50,6 +52,19 @@ int write_all(int fd, std::string_view body, uint64_t offset) {
 
 }  // namespace
 
+// 64 random bits and a counter, in hex: not guessable, and not repeated after a restart (a
+// review found "pid-counter" ids repeating in a container where the server is pid 1).
+std::string UploadFiles::new_upload_id() {
+  if (random_.empty()) {
+    std::random_device device;
+    const uint64_t bits = (uint64_t{device()} << 32) ^ device();
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(bits));
+    random_ = text;
+  }
+  return random_ + "-" + std::to_string(++temporaries_);
+}
+
 UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t offset,
                                            std::string_view body, const std::string& upload) {
   FileDescriptor dir(::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
@@ -71,7 +86,7 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
     }
   }
   if (offset == 0) {
-    const std::string id = std::to_string(::getpid()) + "-" + std::to_string(++temporaries_);
+    const std::string id = new_upload_id();
     const std::string temporary = ".upload-" + id + "-" + name;
     FileDescriptor file(::openat(dir.get(), temporary.c_str(),
                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
@@ -125,7 +140,7 @@ UploadPieceResult UploadFiles::write_piece(const std::string& name, uint64_t off
   if (failure != 0) return system_failure(UploadPieceResult::kWriteFailed, failure);
   UploadPieceResult r = result(UploadPieceResult::kWritten);
   r.bytes = offset + body.size();
-  r.upload = made->second.upload;
+  r.upload = upload;  // only what the piece gave: another upload's id would let it append there
   return r;
 }
 

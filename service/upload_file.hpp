@@ -8,8 +8,8 @@
 //     links is kNotRegular (with `error` saying which), nothing written anywhere.
 //   - offset 0: the body goes into a new file of its own (a hidden temporary name, O_EXCL),
 //     renamed over `name` once written: kWritten, `bytes` = body.size(), `upload` a new id of
-//     this upload (unique while the server runs). Whatever was at `name` is replaced, never
-//     opened for writing.
+//     this upload (64 random bits and a counter: not guessable, not repeated after a restart).
+//     Whatever was at `name` is replaced, never opened for writing.
 //   - offset > 0: the piece goes at the end of the file this object's first piece of `name`
 //     made (same device and inode); another file there (put by someone else, swapped in since,
 //     or left by a server that has restarted) or none is kWrongOffset with `bytes` 0 (start
@@ -17,7 +17,8 @@
 //     `upload` id (the one the first piece answered), a piece whose upload has been replaced
 //     by a later first piece under the same name is kSuperseded, nothing written: two clients
 //     sending one name at once no longer interleave their pieces into one file (a new user's
-//     check). Without an id (scripts of before), the later first piece's file takes the piece.
+//     check). Without an id (scripts of before), the later first piece's file takes the piece,
+//     and `upload` stays empty (the other upload's id is not handed out).
 //   - a failure to open (EACCES, ENOSPC, EMFILE, EROFS, ...) is kOpenFailed; a failed write or
 //     rename (ENOSPC, EIO) kWriteFailed; `error` the system's reason, `error_number` its errno.
 // Thread-compatible: the caller serializes calls (the web API holds a mutex).
@@ -54,7 +55,10 @@ class UploadFiles {
     std::string upload;
   };
   std::map<std::string, Made> made_;
-  uint64_t temporaries_ = 0;  // for unique temporary names
+  std::string new_upload_id();
+
+  uint64_t temporaries_ = 0;  // for unique temporary names and upload ids
+  std::string random_;        // this object's random part of the ids
 };
 
 }  // namespace ionflow

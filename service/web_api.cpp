@@ -240,9 +240,11 @@ struct WebApi::Impl {
     std::error_code ec;
     fs::create_directories(options.uploads_directory, ec);
     const fs::path path = fs::path(options.uploads_directory) / name;
-    // A file a queued or running job will read is not written: a new upload under its name, or
-    // another client's piece, would change that job's input under it (job_inputs.hpp).
-    if (fs::exists(fs::symlink_status(path, ec))) {
+    // A file a queued or running job will read is not replaced by a new upload under its name
+    // (job_inputs.hpp). Later pieces may go on: a job submitted while its input was still being
+    // uploaded needs them (a review found the earlier rule, which refused them too, left such a
+    // job a cut file and its upload no way to finish).
+    if (offset == 0 && fs::exists(fs::symlink_status(path, ec))) {
       if (const std::string job = unfinished_job_reading(store, path.string()); !job.empty()) {
         JsonValue refused = JsonValue::object();
         refused.set("error", "name: " + path.string() + " is an input of job " + job +
@@ -264,9 +266,9 @@ struct WebApi::Impl {
         body.set("upload", written.upload);
         return reply(res, 200, body);
       case UploadPieceResult::kSuperseded:
-        body.set("error", "upload: another upload of " + name +
-                              " started after this one's first piece and replaced it: start "
-                              "over, under another name to keep both");
+        body.set("error", "upload: " + upload + " is not the current upload of " + name +
+                              " (another first piece has replaced it, or the server has "
+                              "restarted): start over, under another name to keep both");
         body.set("field", "upload");
         body.set("bytes", 0);
         return reply(res, 409, body);

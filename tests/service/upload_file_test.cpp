@@ -111,8 +111,14 @@ TEST_F(UploadFileTest, TwoUploadsOfOneNameDoNotInterleave) {
   EXPECT_EQ(next.status, UploadPieceResult::kWritten);
   EXPECT_EQ(next.upload, b.upload);
   EXPECT_EQ(read(path), "BBBBbb");
-  EXPECT_EQ(piece("shared.mgf", 6, "cc").status, UploadPieceResult::kWritten);  // no id
+  const UploadPieceResult anonymous = piece("shared.mgf", 6, "cc");  // no id
+  EXPECT_EQ(anonymous.status, UploadPieceResult::kWritten);
+  EXPECT_EQ(anonymous.upload, "");  // B's id is not handed to whoever sent this piece
   EXPECT_EQ(read(path), "BBBBbbcc");
+  // Ids are not "pid-counter": 16 hex digits of randomness, then a counter.
+  EXPECT_EQ(a.upload.size(), 18u);
+  EXPECT_EQ(a.upload.substr(0, 16), b.upload.substr(0, 16));
+  EXPECT_EQ(a.upload.substr(16), "-1");
 }
 
 TEST_F(UploadFileTest, ASymbolicLinkIsRefusedAndItsTargetLeftAlone) {

@@ -1,6 +1,7 @@
 // Job inputs: the files a stored job reads, for the upload endpoint's rule that a file a
-// queued or running job will read is not written (PUT /v1/uploads/NAME: replacing or appending
-// to it would change that job's input under it, or make it read half an upload).
+// queued or running job will read is not replaced by a new upload (PUT /v1/uploads/NAME at
+// offset 0 would change that job's input under it; later pieces of an upload in progress go
+// on, so that a job submitted before the last piece reads the whole file).
 //
 // A job's inputs are its effective parameters' "mzml_paths" (every spectra file) and
 // "database.fasta" (absolute paths: service/job_message.hpp, effective_parameters). Paths are

@@ -38,6 +38,12 @@ std::string excerpt_job(const std::string& spectra = kData + "/BSA1_identified_e
              "output_formats": ["tsv", "pin"]})j";
 }
 
+// The committed BSA1 excerpt's bytes.
+std::string excerpt_bytes() {
+  std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(original)), {});
+}
+
 class WebApiTest : public InProcessApiTest {
  protected:
   JsonValue get(const std::string& path, int expected_status = 200) {
@@ -66,8 +72,7 @@ class WebApiTest : public InProcessApiTest {
   // Uploads the committed BSA1 excerpt as `name` in one piece; returns its bytes and sets `path`
   // to the server's copy.
   std::string upload_excerpt(const std::string& name, std::string& path) {
-    std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(original)), {});
+    const std::string bytes = excerpt_bytes();
     auto uploaded = client_->Put("/v1/uploads/" + name + "?offset=0", bytes, "application/xml");
     EXPECT_TRUE(uploaded && uploaded->status == 200) << (uploaded ? uploaded->body : "");
     path = uploaded ? parse_json(uploaded->body).find("path")->as_string() : "";
@@ -216,8 +221,7 @@ TEST_F(WebApiTest, SpectrumViewRefusesAnInputChangedAfterTheJob) {
 // whole file. The name is free again once the job has ended.
 TEST_F(WebApiTest, UploadsDoNotReplaceAFileAnUnfinishedJobReads) {
   start_api({});
-  std::ifstream original(kData + "/BSA1_identified_excerpt.mzML", std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(original)), {});
+  const std::string bytes = excerpt_bytes();
   const size_t half = bytes.size() / 2;
   auto first =
       client_->Put("/v1/uploads/queued.mzML?offset=0", bytes.substr(0, half), "application/xml");

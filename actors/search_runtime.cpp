@@ -125,7 +125,11 @@ JobOutcome await_job(caf::scoped_actor& self, caf::actor_system& sys, uint64_t k
 }
 
 // Stops the job's actors and waits until they are gone (temp and spill files closed); an
-// unfinished job is aborted first, so that its builds and scorers stop early.
+// unfinished job is aborted first, so that its builds and scorers stop early. A summary that
+// arrives meanwhile means the writer had committed the results before it saw the abort (it
+// sends the summary only after the commit, and finishes its handler before it exits): the job
+// is finished, and a cancel (or an actor's end) that came after the commit no longer removes
+// those results.
 void stop_job(caf::scoped_actor& self, JobContext& ctx, const std::vector<caf::actor>& all,
               JobOutcome& outcome) {
   if (!outcome.finished) ctx.aborted = true;
@@ -133,7 +137,13 @@ void stop_job(caf::scoped_actor& self, JobContext& ctx, const std::vector<caf::a
   bool waiting = true;
   while (waiting && outcome.downs < all.size()) {
     self->receive([&](caf::down_msg&) { ++outcome.downs; }, [&](JobFailure&) {},
-                  [&](JobSummary&) {},
+                  [&](JobSummary& s) {
+                    if (outcome.finished) return;
+                    outcome.summary = std::move(s);
+                    outcome.finished = true;
+                    outcome.cancelled = false;
+                    outcome.error.clear();
+                  },
                   caf::after(std::chrono::seconds(120)) >> [&] { waiting = false; });
   }
 }

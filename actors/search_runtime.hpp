@@ -99,8 +99,9 @@ class SearchRuntime {
   // Runs `job` to completion and returns its summary; result files are in
   // job.output_directory when it returns. Throws JobError (invalid spec: no inputs, parsers not
   // in 1..4, chunk_size 0, unknown output format; or a failure while running, its message naming
-  // the file and byte offset / line) or JobCancelled. The job's actors are stopped before it
-  // returns or throws; on_progress is not called after that.
+  // the file and byte offset / line) or JobCancelled. A cancel that comes after the writer
+  // committed the results is too late: run() returns the summary and the results stay. The
+  // job's actors are stopped before it returns or throws; on_progress is not called after that.
   JobSummary run(const JobSpec& job, JobControl* control = nullptr);
 
   // Resizes the local scorer pool, clamped to [1, licensed cores]; returns the new size.

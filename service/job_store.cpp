@@ -300,8 +300,8 @@ void JobStore::finish_done(const std::string& id, const std::string& summary_jso
   for (const auto& p : result_paths) paths.push_back(p);
   std::lock_guard<std::mutex> lock(mutex_);
   Statement s(db_,
-              "UPDATE jobs SET state = 'done', finished_at = ?, summary_json = ?, result_paths = ?"
-              " WHERE id = ?",
+              "UPDATE jobs SET state = 'done', finished_at = ?, summary_json = ?, result_paths = ?,"
+              " error = '' WHERE id = ?",
               path_);
   s.bind(1, now_seconds()).bind(2, summary_json).bind(3, to_json(paths)).bind(4, id);
   s.step();

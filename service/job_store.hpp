@@ -71,6 +71,8 @@ class JobStore {
   // Marks the next queued job running (priority, then FIFO) and returns it; nullopt if none.
   std::optional<JobRecord> claim_next();
   void set_progress(const std::string& id, const std::string& progress_json);
+  // Done clears the error: a cancel request that came after the results were committed
+  // (SearchRuntime::run returned them) leaves cancel_requested set but is no failure.
   void finish_done(const std::string& id, const std::string& summary_json,
                    const std::vector<std::string>& result_paths);
   void finish_failed(const std::string& id, const std::string& error);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -431,6 +432,27 @@ TEST_F(SearchRuntimeTest, CancelEndsWithJobCancelledAndNoResults) {
   EXPECT_THROW(runtime.run(job, &control), JobCancelled);
   EXPECT_FALSE(fs::exists(job.output_directory + "/results.tsv"));
   EXPECT_FALSE(fs::exists(job.output_directory + "/results.json"));
+}
+
+// A cancel that comes after the writer has committed the results is too late: the job is done
+// and its results stay. The progress callback (called by the writer between its commit and
+// its summary) asks for the cancel and holds the writer past the coordinator's 100 ms poll;
+// before, the coordinator took the job as cancelled and removed the results just committed.
+TEST_F(SearchRuntimeTest, CancelAfterTheResultsAreCommittedKeepsThem) {
+  SearchRuntime runtime({2, 2, 2, "", {}});
+  JobSpec job = ecoli_job("late-cancel");
+  JobControl control;
+  control.on_progress = [&](const JobProgress& p) {
+    if (p.stage == "done" && !control.cancel) {
+      control.cancel = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+  };
+  const JobSummary summary = runtime.run(job, &control);
+  EXPECT_TRUE(control.cancel);
+  EXPECT_EQ(summary.psms_at_1pct, reference().summary.psms_at_1pct);
+  EXPECT_EQ(results_tsv(job), reference().tsv);
+  EXPECT_TRUE(fs::exists(job.output_directory + "/results.json"));
 }
 
 TEST_F(SearchRuntimeTest, EverySpectrumSkippedGivesAnEmptyResultWithTheReason) {

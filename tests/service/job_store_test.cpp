@@ -128,5 +128,21 @@ TEST_F(JobStoreTest, CancelsQueuedAtOnceAndFlagsRunning) {
   EXPECT_FALSE(reopened.claim_next());
 }
 
+// A running job's cancel can come after its results are committed (SearchRuntime then returns
+// the summary): the job is done, the request stays visible, its reason is not an error.
+TEST_F(JobStoreTest, AJobThatFinishesAfterACancelRequestIsDone) {
+  JobStore store(db());
+  JobRecord a = job("a", 0);
+  store.insert(a);
+  store.claim_next();
+  EXPECT_EQ(store.request_cancel("a", "cancelled by client"), JobState::kRunning);
+  store.finish_done("a", R"({"psms":3})", {"/x/results.tsv"});
+  auto done = store.get("a");
+  EXPECT_EQ(done->state, JobState::kDone);
+  EXPECT_TRUE(done->cancel_requested);
+  EXPECT_EQ(done->error, "");
+  EXPECT_EQ(done->summary_json, R"({"psms":3})");
+}
+
 }  // namespace
 }  // namespace ionflow

@@ -501,6 +501,8 @@ struct HttpApi::Impl {
       body.set("running_jobs", scheduler.running_jobs());
       body.set("concurrent_jobs", scheduler.concurrent_jobs());
       body.set("max_queued_jobs", options.max_queued_jobs);
+      // The page sends uploads in pieces no larger than this (service/web/jobs.js).
+      body.set("max_body_bytes", static_cast<int64_t>(options.max_body_bytes));
       body.set("auth", !options.api_token.empty());
       reply(res, 200, body);
     });

@@ -277,10 +277,12 @@
   $("files-up").onclick = () => browse($("files-up").dataset.parent || "");
   $("files-close").onclick = () => $("files-dialog").classList.remove("shown");
 
-  // ---- uploads: sent in 512 KiB pieces (each within the server's request-body limit) ------------
+  // ---- uploads: sent in pieces of 512 KiB, or of the server's request-body limit when smaller ----
   async function upload(file, onDone) {
     const ok = $("submit-ok");
-    const chunk = 512 * 1024;
+    const health = await api("/v1/health");
+    const limit = health.ok ? Number(health.body.max_body_bytes) : 0;
+    const chunk = limit > 0 ? Math.min(512 * 1024, limit) : 512 * 1024;
     const name = file.name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[.]+/, "");
     let upload = "";  // the server's id of this upload, from its first piece
     for (let offset = 0; offset < file.size || offset === 0; offset += chunk) {

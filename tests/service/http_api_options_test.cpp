@@ -108,6 +108,7 @@ TEST_F(HttpApiOptionsTest, SubmissionsBeyondTheQueueLimitGet429AndNothingElseCha
 
   JsonValue health = parse_json(client_->Get("/v1/health")->body);
   EXPECT_EQ(health.find("max_queued_jobs")->as_integer(), 2);
+  EXPECT_EQ(health.find("max_body_bytes")->as_integer(), 1 << 20);  // InProcessApiOptions'
   EXPECT_EQ(health.find("concurrent_jobs")->as_integer(), 2);
   EXPECT_FALSE(health.find("auth")->as_bool());
   EXPECT_EQ(health.find("jobs")->find("queued")->as_integer(), 2);

@@ -25,6 +25,7 @@ EXAMPLES = "usr/share/doc/openms/examples"
 SPECTRA = EXAMPLES + "/BSA/BSA1.mzML"
 FASTA = EXAMPLES + "/TOPPAS/data/BSA_Identification/18Protein_SoCe_Tr_detergents_trace_target_decoy.fasta"
 TOKEN = "web-test-token"
+UPLOAD_LIMIT = 300000  # serve --max-body-bytes here
 
 
 def main():
@@ -45,7 +46,9 @@ def main():
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    with ws.Server(args.ionflow, [data], token=TOKEN) as server:
+    # A request-body limit below the page's 512 KiB upload pieces: the page sends pieces of the
+    # limit it reads from /v1/health (the upload below: 17 pieces).
+    with ws.Server(args.ionflow, [data], token=TOKEN, extra=["--max-body-bytes", str(UPLOAD_LIMIT)]) as server:
         driver = ws.start_browser()
         try:
             B = lambda css: driver.find_element(By.CSS_SELECTOR, css)  # noqa: E731
@@ -187,8 +190,9 @@ def main():
             for css, name in (("#spectrum-panel", "spectrum-view.png"), ("#timeline-panel", "timeline.png"),
                               ("#plots-panel", "plots.png"), ("#psm-panel", "psm-table.png")):
                 ws.full_page_screenshot(driver, os.path.join(args.screenshots, name), B(css))
-            # --- an upload through the page: a 4.9 MB FASTA in 10 pieces, each after the first
-            # giving the upload's id; the form then names the copy, byte for byte the file -------
+            # --- an upload through the page: a 4.9 MB FASTA in 17 pieces of the server's 300,000
+            # byte limit, each after the first giving the upload's id; the form then names the
+            # copy, byte for byte the file -------------------------------------------------------
             driver.get(server.url + "/")
             ws.wait_for(lambda: B("#scorers").text.strip() != "", 20, "the jobs page again")
             source = os.path.join(data, os.path.dirname(FASTA), "18Protein_SoCe_Tr_detergents_trace.fasta")

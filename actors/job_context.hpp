@@ -42,8 +42,9 @@ class JobContext {
   const JobSpec spec;
   const std::chrono::steady_clock::time_point start;
 
-  // Set by the coordinator when the job fails or is cancelled (only once it will not return a
-  // summary); stages and the shared scorers (JobScoring::stop) stop early.
+  // Set by the coordinator when the job fails or is cancelled; stages and the shared scorers
+  // (JobScoring::stop) stop early. A writer already past its commit still sends its summary,
+  // and the job then ends finished (SearchRuntime::run): every chunk was scored by then.
   std::atomic<bool> aborted{false};
   bool cancel_requested() const {
     JobControl* control = control_.load();
@@ -119,7 +120,8 @@ struct JobScoring {
   // The job's JobContext::aborted (shares ownership of the JobContext, so it outlives the job
   // for a scorer still holding a chunk). Once true the job is cancelled or failed and its
   // results are discarded: the scorer stops between queries and replies with the queries
-  // scored so far. Never set for a job that finishes. nullptr = never stop early (tests).
+  // scored so far. Set for a finishing job only after its last chunk was scored (a cancel after
+  // the writer's commit). nullptr = never stop early (tests).
   std::shared_ptr<const std::atomic<bool>> stop;
   // Tests only (fault injection): called by the scorer before each query is scored. A
   // std::exception is a scorer error (the scorer survives); anything else kills the scorer.

@@ -12,12 +12,14 @@
 //   - A worker reading a body waits at most read_timeout_seconds for each piece and
 //     body_timeout_seconds for the whole request; each write waits at most
 //     write_timeout_seconds for the client to take data.
-//   - A head whose Content-Length is no byte count, or above max_body_bytes, is answered by the
-//     gate at once (400, 413) and the connection closed (service/http_head_check.hpp).
+//   - A head whose Content-Length is no byte count, or above max_body_bytes, or (with a
+//     max_body_bytes) that has a Transfer-Encoding, is answered by the gate at once (400, 413,
+//     411) and the connection closed (service/http_head_check.hpp).
 //   - A request is read exactly to its end (its head, then its Content-Length): a connection
 //     whose request httplib did not read so (a bad request line, a GET's body, a body after a
 //     401, a body that did not decode) is closed after the answer instead of taking the rest as
-//     the next request; a request with a Transfer-Encoding is answered with Connection: close.
+//     the next request; a request with a Transfer-Encoding (no max_body_bytes) is answered with
+//     Connection: close.
 //     Answers are sent without Nagle's delay (TCP_NODELAY). A connection ends after its last
 //     answer with its sending side shut; what the client still sends is dropped until it
 //     closes or idle_timeout_seconds pass (closed at once, unread bytes reset the connection

@@ -63,6 +63,12 @@ std::string body_too_large_message(uint64_t max_body_bytes) {
   return "request body too large (limit " + std::to_string(max_body_bytes) + " bytes)";
 }
 
+std::string length_required_message(uint64_t max_body_bytes) {
+  return "a request body needs a Content-Length header (a body sent with Transfer-Encoding is "
+         "not read: its size is known only at its end; limit " +
+         std::to_string(max_body_bytes) + " bytes)";
+}
+
 const char* reason_phrase(int status) {
   switch (status) {
     case 400:
@@ -113,6 +119,9 @@ std::string check_request_head(std::string_view head, uint64_t max_body_bytes) {
   std::optional<uint64_t> length;
   std::string error;
   for_each_header(head, [&](std::string_view name, std::string_view raw) {
+    if (error.empty() && max_body_bytes > 0 && is_header(name, "transfer-encoding")) {
+      error = gate_error_response(411, length_required_message(max_body_bytes));
+    }
     if (!error.empty() || !is_content_length(name)) return;
     const std::string_view value = trim(raw);
     const std::optional<uint64_t> n = byte_count(value);

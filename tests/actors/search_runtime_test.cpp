@@ -436,8 +436,9 @@ TEST_F(SearchRuntimeTest, CancelEndsWithJobCancelledAndNoResults) {
 
 // A cancel that comes after the writer has committed the results is too late: the job is done
 // and its results stay. The progress callback (called by the writer between its commit and
-// its summary) asks for the cancel and holds the writer past the coordinator's 100 ms poll;
-// before, the coordinator took the job as cancelled and removed the results just committed.
+// its summary) asks for the cancel and holds the writer for 1 s, ten of the coordinator's 100
+// ms polls, so that even a loaded machine sees the cancel first; before, the coordinator took
+// the job as cancelled and removed the results just committed.
 TEST_F(SearchRuntimeTest, CancelAfterTheResultsAreCommittedKeepsThem) {
   SearchRuntime runtime({2, 2, 2, "", {}});
   JobSpec job = ecoli_job("late-cancel");
@@ -445,7 +446,7 @@ TEST_F(SearchRuntimeTest, CancelAfterTheResultsAreCommittedKeepsThem) {
   control.on_progress = [&](const JobProgress& p) {
     if (p.stage == "done" && !control.cancel) {
       control.cancel = true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      std::this_thread::sleep_for(std::chrono::seconds(1));
     }
   };
   const JobSummary summary = runtime.run(job, &control);

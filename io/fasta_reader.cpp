@@ -363,6 +363,15 @@ class FastaParser {
   }
 
   void sequence_line(std::string_view text) {
+    // A line that starts with ';' is a comment (Pearson's original FASTA format; NCBI calls it
+    // obsolete, old databases still open with them): skipped, up to a lone '\r' in a file of
+    // lone-'\r' lines, whose next line is read on.
+    while (!text.empty() && text[0] == ';') {
+      const size_t cr = text.find('\r');
+      if (cr == std::string_view::npos || cr + 1 == text.size()) return;
+      lone_cr(text, cr);
+      text.remove_prefix(cr + 1);
+    }
     const size_t text_start = static_cast<size_t>(text.data() - content_.data());
     if (!in_protein_) {
       for (size_t i = 0; i < text.size(); ++i) {

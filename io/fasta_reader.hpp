@@ -6,7 +6,9 @@
 // and otherwise the first whitespace-delimited token ("P02769|ALBU_BOVIN", "VIMSS14146"); the
 // description is the rest of the header line, trimmed. Sequences may span lines, are
 // upper-cased, blanks inside sequence lines are ignored, LF, CRLF and lone CR (old Mac OS) line
-// ends all work, a UTF-8 BOM is skipped, and a trailing '*' (or several) is dropped. Non-standard
+// ends all work, a UTF-8 BOM is skipped, a line starting with ';' is a comment (Pearson's
+// original format; in a file of lone-CR lines only before the first header or as a protein's
+// first sequence line), and a trailing '*' (or several) is dropped. Non-standard
 // residues (X, B, Z, U, O, J) are kept in the sequence; peptides containing residues without a
 // defined mass are not generated (see digest.hpp). A header with an empty sequence gives a protein
 // with an empty sequence.

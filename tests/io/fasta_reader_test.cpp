@@ -243,6 +243,22 @@ TEST(FastaReader, SequenceRules) {
   EXPECT_EQ(p[3].sequence, "XBZUOJ");  // non-standard residues are kept
 }
 
+// Lines starting with ';' are comments (Pearson's original format): before the first header and
+// between sequence lines, with LF, CRLF and lone-CR line ends; a ';' inside a line is an error.
+TEST(FastaReader, SemicolonLinesAreComments) {
+  std::vector<Protein> p = parse_fasta(
+      ";old database, comment lines first\n;second\n>a\nMKWV\n;between\nTFIS\n"
+      ";\n>b\r\n;crlf comment\r\nPEPTIDE\r\n",
+      "c.fasta");
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].sequence, "MKWVTFIS");
+  EXPECT_EQ(p[1].sequence, "PEPTIDE");
+  std::vector<Protein> cr = parse_fasta(";comment\r;again\r>a\r;first line\rMKWV\r", "cr.fasta");
+  ASSERT_EQ(cr.size(), 1u);
+  EXPECT_EQ(cr[0].sequence, "MKWV");
+  EXPECT_THROW(parse_fasta(">a\nMK;WV\n", "bad.fasta"), ParseError);
+}
+
 // Lines as long as the previous one are taken whole when they are all upper-case residues; every
 // other line (shorter, lower case, blanks, '*', CRLF mixed with LF) must give the same residues.
 TEST(FastaReader, SequenceLinesOfChangingWidth) {

@@ -1,7 +1,7 @@
 // Job inputs: the files a stored job reads, for the upload endpoint's rule that a file a
-// queued or running job will read is not replaced by a new upload (PUT /v1/uploads/NAME at
-// offset 0 would change that job's input under it; later pieces of an upload in progress go
-// on, so that a job submitted before the last piece reads the whole file).
+// queued or running job reads is not changed under it: PUT /v1/uploads/NAME refuses every piece
+// of that name (a first piece would replace the file, a later one append to it, so the job's
+// results would depend on when it started) until the job has ended.
 //
 // A job's inputs are its effective parameters' "mzml_paths" (every spectra file) and
 // "database.fasta" (absolute paths: service/job_message.hpp, effective_parameters). Paths are

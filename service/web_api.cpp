@@ -240,11 +240,12 @@ struct WebApi::Impl {
     std::error_code ec;
     fs::create_directories(options.uploads_directory, ec);
     const fs::path path = fs::path(options.uploads_directory) / name;
-    // A file a queued or running job will read is not replaced by a new upload under its name
-    // (job_inputs.hpp). Later pieces may go on: a job submitted while its input was still being
-    // uploaded needs them (a review found the earlier rule, which refused them too, left such a
-    // job a cut file and its upload no way to finish).
-    if (offset == 0 && fs::exists(fs::symlink_status(path, ec))) {
+    // A file a queued or running job reads is not changed under it (job_inputs.hpp): neither
+    // replaced by a first piece nor appended to by a later one, whose job would otherwise read
+    // a cut or a whole file depending on when it started. A job submitted before its input's
+    // last piece reads what was there; its upload goes on (same offset and id) once the job
+    // has ended, e.g. after DELETE /v1/jobs/ID.
+    if (fs::exists(fs::symlink_status(path, ec))) {
       if (const std::string job = unfinished_job_reading(store, path.string()); !job.empty()) {
         JsonValue refused = JsonValue::object();
         refused.set("error", "name: " + path.string() + " is an input of job " + job +

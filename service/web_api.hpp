@@ -14,7 +14,9 @@
 //   GET /v1/modifications?q=T&limit=N  Unimod names for T (service/modification_search.hpp)
 //   PUT /v1/uploads/{name}?offset=N    appends the body to DATA_DIR/uploads/{name} at byte N
 //                                      (a file is sent in pieces within --max-body-bytes;
-//                                      offset 0 starts it anew) -> {"path", "bytes"}
+//                                      offset 0 starts it anew) -> {"path", "bytes"};
+//                                      409 naming "name" and "job" for any piece while a
+//                                      queued or running job reads the file (job_inputs.hpp)
 // Pages carry a Content-Security-Policy of default-src 'self' (no inline script, no other
 // host). They need no API token themselves (they hold no data); every /v1 endpoint does when
 // the server has one (the page asks for it once and sends it as the bearer token).

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include <httplib.h>
@@ -231,6 +233,45 @@ TEST_F(HttpApiTest, RunsAJobAndServesItsResults) {
 
   auto metrics = client_->Get("/metrics");
   EXPECT_THAT(metrics->body, HasSubstr("ionflow_jobs_finished_total{state=\"done\"} 1\n"));
+}
+
+// A job that fails leaves no empty DIR/jobs/<id>/ behind (the search makes it before reading
+// its inputs), and GET still reports the failure with the file and its line and byte; a job
+// directory holding anything (here a file put there before the job ran) is kept.
+TEST_F(HttpApiTest, AFailedJobLeavesNoEmptyDirectoryAndKeepsItsError) {
+  const fs::path bad = dir_ / "uploads" / "notes.mgf";
+  fs::create_directories(bad.parent_path());
+  {
+    std::ofstream out(bad);
+    out << "hello world\n";
+  }
+  const std::string job = R"({"database": {"fasta": ")" + kData +
+                          R"(/bsa_target_decoy_excerpt.fasta",
+          "generate_decoys": false, "decoy_tag": "_rev"}, "decoy_tag_position": "suffix",
+          "mzml_paths": [")" +
+                          bad.string() + R"("]})";
+  const std::string empty_id = post_job(job, 201).find("id")->as_string();
+  const std::string kept_id = post_job(job, 201).find("id")->as_string();
+  fs::create_directories(dir_ / "jobs" / kept_id);
+  {
+    std::ofstream out(dir_ / "jobs" / kept_id / "note.txt");
+    out << "not the job's";
+  }
+  scheduler_->start();
+  const std::string error = bad.string() +
+                            ": line 1 (byte 0): neither mzML (which starts with '<') nor MGF: "
+                            "expected BEGIN IONS, a KEY=value parameter or a comment, found "
+                            "\"hello world\"";
+  for (const std::string& id : {empty_id, kept_id}) {
+    JsonValue ended = wait_for_end(id);
+    ASSERT_EQ(ended.find("state")->as_string(), "failed") << to_json(ended, 2);
+    EXPECT_EQ(ended.find("error")->as_string(), error) << id;
+    // Asked again after the end: the same error.
+    EXPECT_EQ(get("/v1/jobs/" + id).find("error")->as_string(), error) << id;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "jobs" / empty_id));
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "jobs" / kept_id / "note.txt"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "jobs" / kept_id), {}), 1);
 }
 
 }  // namespace

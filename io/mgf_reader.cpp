@@ -302,8 +302,8 @@ class MgfReader final : public SpectrumReader {
       case State::kBetween:
         if (is_marker(s, "BEGIN")) {
           begin_block();
-        } else if (is_marker(s, "END")) {
-          skip(kEndWithoutBegin);
+        } else if (is_marker(s, "END")) {  // a second END IONS, or one at the start: no content
+          note_problem(stats_, kLinesOutsideBlocks, 1, "line " + std::to_string(line_no_));
         } else if (state_ == State::kHeader && s[0] != '=' && !looks_like_peak(s) &&
                    s.find('=') != std::string_view::npos) {
           file_parameter(s);

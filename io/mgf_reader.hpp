@@ -41,8 +41,9 @@
 //   ends early (truncated?)" is counted, as the mzML and mzXML readers do). Invariant:
 //   spectra_seen == spectra_emitted + sum of skipped.
 // - Content outside blocks that no END IONS closes (a stray line after END IONS, before the next
-//   BEGIN IONS or the end of the file) is no spectrum: not counted in spectra_seen, but counted
-//   in ReadStats::problems as "lines outside BEGIN IONS/END IONS ignored" (a count of lines, the
+//   BEGIN IONS or the end of the file), and an END IONS with no content since the last one (or
+//   the file's start), are no spectrum: not counted in spectra_seen, but counted in
+//   ReadStats::problems as "lines outside BEGIN IONS/END IONS ignored" (a count of lines, the
 //   first one's line number as where).
 // - ParseError (file, byte offset, line) only for input that is not MGF at all: a bad header
 //   line, a bad file-level CHARGE, or a line longer than 16 MiB.

@@ -317,7 +317,7 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
       {"bad peak line", 4},
       {"missing PEPMASS", 1},
       {"nested BEGIN IONS (END IONS missing)", 1},
-      {"END IONS without BEGIN IONS", 2},
+      {"END IONS without BEGIN IONS", 1},
       {"no peaks", 3},
       {"bad PEPMASS", 1},
       {"bad precursor charge", 1},
@@ -328,22 +328,23 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
   EXPECT_EQ(p.stats.skipped, expected);
   EXPECT_EQ(p.stats.spectra_emitted, 4u);
   EXPECT_EQ(p.stats.spectra_seen, p.stats.spectra_emitted + skipped_total(p.stats));
-  EXPECT_EQ(p.stats.spectra_seen, 20u);
-  // The NaN intensity and the negative m/z are counted peaks, the stray line is no spectrum, and
-  // the cut last block says the file ends early.
+  EXPECT_EQ(p.stats.spectra_seen, 19u);
+  // The NaN intensity and the negative m/z are counted peaks, the orphan END and the stray line
+  // are no spectrum, and the cut last block says the file ends early.
   const std::map<std::string, uint64_t> problems = {
       {"peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)", 1},
       {"peaks dropped: m/z NaN, infinite or not positive", 1},
-      {"lines outside BEGIN IONS/END IONS ignored", 1},
+      {"lines outside BEGIN IONS/END IONS ignored", 2},
       {"file ends early (truncated?)", 1},
   };
   EXPECT_EQ(p.stats.problems, problems);
 }
 
 // A stray line after END IONS was counted as a spectrum read and skipped ("lines outside BEGIN
-// IONS/END IONS"): one entry and one stray line gave spectra_read 2. Lines between entries, or
-// after the last, are no spectrum: counted as lines, a data problem at the first one's line,
-// whatever the blocks. Content that an END IONS closes is still a spectrum without BEGIN IONS.
+// IONS/END IONS"): one entry and one stray line gave spectra_read 2; so did a repeated END IONS
+// ("END IONS without BEGIN IONS"). Lines between entries, or after the last, are no spectrum:
+// counted as lines, a data problem at the first one's line, whatever the blocks. Content that an
+// END IONS closes is still a spectrum without BEGIN IONS.
 TEST(MgfReader, LinesOutsideEntriesAreAProblemNotASpectrum) {
   struct Case {
     std::string text;
@@ -360,6 +361,9 @@ TEST(MgfReader, LinesOutsideEntriesAreAProblemNotASpectrum) {
       // Before the first entry: a peak line where a header cannot hold one.
       {"100 5\n" + block("TITLE=a\n"), 1, 1,
        "x.mgf: 1 line outside BEGIN IONS/END IONS ignored (first at line 1)"},
+      // An END IONS twice: the second closes nothing (it gave a second spectrum read).
+      {block("TITLE=a\n") + "END IONS\n" + block("TITLE=b\n"), 2, 1,
+       "x.mgf: 1 line outside BEGIN IONS/END IONS ignored (first at line 6)"},
   };
   for (const Case& c : cases) {
     for (size_t block_size : {size_t{1}, size_t{7}, size_t{1} << 20}) {

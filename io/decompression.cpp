@@ -98,6 +98,7 @@ struct Decompressor::Impl {
   z_stream zs{};
   bool zs_ready = false;
   GzipState gzip_state = GzipState::kInMember;
+  uint64_t gzip_member_at = 0;  // the current member's first byte in the compressed input
 
   ZSTD_DStream* zds = nullptr;
   size_t zstd_hint = 0;         // last ZSTD_decompressStream result: 0 = at a frame boundary
@@ -189,6 +190,7 @@ struct Decompressor::Impl {
           fail(consumed + pos, "unexpected bytes after the last gzip member");
         }
         inflateReset(&zs);  // the next member (RFC 1952 section 2.2: members are concatenated)
+        gzip_member_at = consumed + pos;
         gzip_state = GzipState::kInMember;
       }
       size_t want = std::max(kMinOutputChunk, 4 * (in.size() - pos));
@@ -208,9 +210,17 @@ struct Decompressor::Impl {
       } else if (rc == Z_MEM_ERROR) {
         throw std::bad_alloc();
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        fail(consumed + pos,
-             std::string("corrupt gzip data: ") +
-                 (zs.msg != nullptr ? zs.msg : "inflate error " + std::to_string(rc)));
+        const std::string what = zs.msg != nullptr ? zs.msg : "inflate error " + std::to_string(rc);
+        std::string why;
+        if (what == "incorrect data check" || what == "incorrect length check") {
+          // zlib's words for the member trailer's CRC-32 or ISIZE (RFC 1952 section 2.3.1):
+          // damage that still decoded as deflate shows only there, after the member's data.
+          why = " (the checksum at the end of the gzip member that starts at byte " +
+                std::to_string(gzip_member_at) +
+                " does not match its decompressed data: the member is damaged before this "
+                "point, where deflate could not tell)";
+        }
+        fail(consumed + pos, "corrupt gzip data: " + what + why);
       }
     }
     out.resize(used);

@@ -43,8 +43,11 @@ constexpr const char* kMissingPepmass = "missing PEPMASS";
 constexpr const char* kNoPeaks = kSkipNoPeaks;
 constexpr const char* kNested = "nested BEGIN IONS (END IONS missing)";
 constexpr const char* kEndWithoutBegin = "END IONS without BEGIN IONS";
-constexpr const char* kOutsideBlock = "lines outside BEGIN IONS/END IONS";
 constexpr const char* kTruncated = kSkipTruncated;
+// A data problem (ReadStats::problems), counted in lines: content between an END IONS (or the
+// file's start) and the next BEGIN IONS or the file's end is no spectrum, so it is not counted as
+// one read (a stray line after END IONS made spectra_read one more than the file held).
+constexpr const char* kLinesOutsideBlocks = "lines outside BEGIN IONS/END IONS ignored";
 
 // A line longer than this is not MGF (or is a runaway file without newlines).
 constexpr size_t kMaxLineBytes = 16u << 20;
@@ -243,7 +246,7 @@ class MgfReader final : public SpectrumReader {
       skip(kTruncated);
       note_problem(stats_, kFileEndsEarly, 1, "line " + std::to_string(line_no_));
     } else if (state_ == State::kOrphan) {
-      skip(kOutsideBlock);
+      note_lines_outside();
     }
     state_ = State::kBetween;
   }
@@ -299,8 +302,8 @@ class MgfReader final : public SpectrumReader {
       case State::kBetween:
         if (is_marker(s, "BEGIN")) {
           begin_block();
-        } else if (is_marker(s, "END")) {
-          skip(kEndWithoutBegin);
+        } else if (is_marker(s, "END")) {  // a second END IONS, or one at the start: no content
+          note_problem(stats_, kLinesOutsideBlocks, 1, "line " + std::to_string(line_no_));
         } else if (state_ == State::kHeader && s[0] != '=' && !looks_like_peak(s) &&
                    s.find('=') != std::string_view::npos) {
           file_parameter(s);
@@ -311,16 +314,20 @@ class MgfReader final : public SpectrumReader {
                            "found \"" +
                                printable(s.substr(0, 40)) + "\"");
         } else {
-          state_ = State::kOrphan;  // a block whose BEGIN IONS is missing
+          state_ = State::kOrphan;  // a block whose BEGIN IONS is missing, or stray lines
+          orphan_first_line_ = line_no_;
+          orphan_lines_ = 1;
         }
         return;
       case State::kOrphan:
-        if (is_marker(s, "END")) {
+        if (is_marker(s, "END")) {  // a spectrum whose BEGIN IONS is missing
           skip(kEndWithoutBegin);
           state_ = State::kBetween;
-        } else if (is_marker(s, "BEGIN")) {
-          skip(kOutsideBlock);
+        } else if (is_marker(s, "BEGIN")) {  // lines between two spectra: none
+          note_lines_outside();
           begin_block();
+        } else {
+          ++orphan_lines_;
         }
         return;
     }
@@ -375,6 +382,13 @@ class MgfReader final : public SpectrumReader {
     current_.spectrum_index = stats_.spectra_emitted++;
     last_peak_count_ = current_.mz.size();
     out_->push_back(std::move(current_));
+  }
+
+  // The lines read in kOrphan that no END IONS closed: a data problem, no spectrum.
+  void note_lines_outside() {
+    note_problem(stats_, kLinesOutsideBlocks, orphan_lines_,
+                 "line " + std::to_string(orphan_first_line_));
+    orphan_lines_ = 0;
   }
 
   // Counts a spectrum that was not emitted. Orphans (no BEGIN IONS) are counted as seen here.
@@ -532,6 +546,8 @@ class MgfReader final : public SpectrumReader {
   bool has_pepmass_ = false;
   bool has_charge_ = false;
   uint64_t block_line_ = 0;              // the BEGIN IONS line of the current spectrum
+  uint64_t orphan_first_line_ = 0;       // kOrphan: its first line
+  uint64_t orphan_lines_ = 0;            // kOrphan: its lines (not blank, not comments)
   FirstInvalidPeakLines first_invalid_;  // of the current spectrum's peaks
   size_t last_peak_count_ = 0;
 };

@@ -35,11 +35,16 @@
 //   "bad peak line", "bad PEPMASS", "bad precursor charge", "bad RTINSECONDS", "bad SCANS" (a value
 //   that starts with a digit but is not a number, range or list: "12x", "10-", an overflow),
 //   "missing PEPMASS", "no peaks", "nested BEGIN IONS (END IONS missing)" (the open spectrum is
-//   dropped, the new one is read), "END IONS without BEGIN IONS", "lines outside BEGIN IONS/END
-//   IONS" (content after an END IONS that is not followed by END IONS) and "truncated at end of
-//   file" (EOF inside a block: the partial spectrum is dropped, no ParseError, and the problem
-//   "file ends early (truncated?)" is counted, as the mzML and mzXML readers do). Invariant:
+//   dropped, the new one is read), "END IONS without BEGIN IONS" (content after an END IONS that
+//   an END IONS closes: a spectrum whose BEGIN IONS is missing) and "truncated at end of file"
+//   (EOF inside a block: the partial spectrum is dropped, no ParseError, and the problem "file
+//   ends early (truncated?)" is counted, as the mzML and mzXML readers do). Invariant:
 //   spectra_seen == spectra_emitted + sum of skipped.
+// - Content outside blocks that no END IONS closes (a stray line after END IONS, before the next
+//   BEGIN IONS or the end of the file), and an END IONS with no content since the last one (or
+//   the file's start), are no spectrum: not counted in spectra_seen, but counted in
+//   ReadStats::problems as "lines outside BEGIN IONS/END IONS ignored" (a count of lines, the
+//   first one's line number as where).
 // - ParseError (file, byte offset, line) only for input that is not MGF at all: a bad header
 //   line, a bad file-level CHARGE, or a line longer than 16 MiB.
 // Every spectrum has ms_level 2 and an empty activation (MGF does not state them).

@@ -12,6 +12,8 @@
 
 #include <expat.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <exception>
 #include <unordered_map>
@@ -151,6 +153,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
 
   void feed(std::string_view block, std::vector<RawSpectrum>& out) override {
     check_not_failed();
+    fed_bytes_ += block.size();
     out_ = &out;
     ms1_filter_.push(block, *this);  // passes the bytes it keeps to pass(), below
     out_ = nullptr;
@@ -375,15 +378,19 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   }
 
   // The file ended inside the document. The spectra read are kept; an open spectrum is cut and
-  // skipped, as the MGF reader skips a block without END IONS.
+  // skipped, as the MGF reader skips a block without END IONS. Outside a spectrum the problem is
+  // where the file ends and the element it ends in: "byte 78, the end of the file, inside <run>".
   void truncated() {
-    std::string where = "end of file";
+    std::string where;
     if (in_spectrum_) {
       where = "spectrum " + builder_.native_id();
       ++stats_.spectra_seen;
       ++stats_.skipped[kSkipTruncated];
       stats_.first_skipped_at.emplace(kSkipTruncated, where);
       in_spectrum_ = false;
+    } else {
+      where = "byte " + std::to_string(fed_bytes_) + ", the end of the file";
+      if (depth_ >= 1) where += ", inside <" + open_names_[std::min(depth_, kNamedDepth) - 1] + ">";
     }
     note_problem(stats_, kFileEndsEarly, 1, where);
   }
@@ -416,6 +423,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
 
   void start_element(std::string_view name, const Attributes& atts) {
     const Element element = classify(name);
+    if (depth_ <= kNamedDepth && !in_spectrum_) open_names_[depth_ - 1].assign(local_name(name));
     if (!seen_root_) {
       seen_root_ = true;
       const std::string_view n = local_name(name);
@@ -676,6 +684,12 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
   XmlRootEnd root_end_;
   bool after_root_ignored_ = false;  // bytes after the root were not XML: the rest is ignored
   bool saw_doctype_ = false;
+  // The local names of the open elements at depths 1 to kNamedDepth (indexedmzML, mzML, run,
+  // spectrumList), to name the element a file that ends outside a spectrum ends in (the
+  // innermost of these open); not kept inside a spectrum, whose id names a cut there.
+  static constexpr int kNamedDepth = 4;
+  std::array<std::string, kNamedDepth> open_names_;
+  uint64_t fed_bytes_ = 0;  // the file's bytes fed so far
   bool in_chromatogram_ = false;
   bool in_spectrum_list_ = false;
   int ignored_depth_ = 0;  // open spectra outside the spectrum list

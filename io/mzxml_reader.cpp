@@ -9,6 +9,7 @@
 #include <climits>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -149,6 +150,7 @@ class MzxmlReader final : public SpectrumReader {
 
   void feed(std::string_view block, std::vector<RawSpectrum>& out) override {
     check_not_failed();
+    fed_bytes_ += block.size();
     out_ = &out;
     // expat takes an int length: feed huge blocks in pieces.
     constexpr size_t kPiece = 1u << 28;
@@ -259,10 +261,17 @@ class MzxmlReader final : public SpectrumReader {
     if (!failed_.empty()) throw std::runtime_error(failed_);
   }
 
-  // The file ended inside the document: open scans that were not finished are cut.
+  // The file ended inside the document: open scans that were not finished are cut. Outside a
+  // scan the problem is where the file ends and the element it ends in: "byte 78, the end of
+  // the file, inside <msRun>".
   void truncated() {
-    const std::string where =
-        scans_.empty() ? "end of file" : "line " + std::to_string(scans_.back().start_line);
+    std::string where;
+    if (!scans_.empty()) {
+      where = "line " + std::to_string(scans_.back().start_line);
+    } else {
+      where = "byte " + std::to_string(fed_bytes_) + ", the end of the file";
+      if (depth_ >= 1) where += ", inside <" + open_names_[std::min(depth_, kNamedDepth) - 1] + ">";
+    }
     for (Scan& scan : scans_) {
       if (scan.finished) continue;
       ++stats_.spectra_seen;
@@ -281,6 +290,7 @@ class MzxmlReader final : public SpectrumReader {
   }
 
   void start_element(std::string_view name, const XML_Char** atts) {
+    if (depth_ <= kNamedDepth && scans_.empty()) open_names_[depth_ - 1].assign(name);
     if (!seen_root_) {
       seen_root_ = true;
       root_name_ = name;
@@ -512,6 +522,12 @@ class MzxmlReader final : public SpectrumReader {
   int depth_ = 0;
   bool seen_root_ = false;
   std::string root_name_;  // local name: "mzXML" or "msRun"
+  // The local names of the open elements at depths 1 to kNamedDepth (mzXML, msRun, a top-level
+  // scan), to name the element a file that ends outside a scan ends in (the innermost of these
+  // open); not kept inside a scan, whose line names a cut there.
+  static constexpr int kNamedDepth = 3;
+  std::array<std::string, kNamedDepth> open_names_;
+  uint64_t fed_bytes_ = 0;  // the file's bytes fed so far
   XmlRootEnd root_end_;
   bool after_root_ignored_ = false;  // bytes after the root were not XML: the rest is ignored
   bool in_run_ = false;

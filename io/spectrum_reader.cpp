@@ -81,14 +81,15 @@ std::string_view root_element_name(std::string_view xml) {
 }
 
 // "1 peak dropped: ...", "2 peaks dropped: ...": the problems name what they count in the
-// plural (peak_checks.hpp, profile_spectrum.hpp, the mzML reader), read as the singular after a
-// count of one. Every plural problem text starts with one of these.
+// plural (peak_checks.hpp, profile_spectrum.hpp, the mzML and MGF readers), read as the singular
+// after a count of one. Every plural problem text starts with one of these.
 std::string counted(uint64_t count, const std::string& problem) {
   static constexpr std::pair<std::string_view, std::string_view> kSingular[] = {
       {"peaks ", "peak "},
       {"peak lines ", "peak line "},
       {"profile spectra ", "profile spectrum "},
       {"spectra ", "spectrum "},
+      {"lines ", "line "},
   };
   std::string text = std::to_string(count) + " ";
   if (count == 1) {

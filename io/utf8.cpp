@@ -27,4 +27,17 @@ size_t utf8_sequence_length(std::string_view text, size_t at) {
   return length;
 }
 
+size_t find_invalid_utf8(std::string_view text) {
+  for (size_t at = 0; at < text.size();) {
+    if (static_cast<unsigned char>(text[at]) < 0x80) {
+      ++at;
+      continue;
+    }
+    const size_t length = utf8_sequence_length(text, at);
+    if (length == 0) return at;
+    at += length;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace ionflow

@@ -19,4 +19,10 @@ inline constexpr std::string_view kUtf8ReplacementCharacter = "\xEF\xBF\xBD";
 // text[at] >= 0x80 (ASCII is the caller's fast path).
 size_t utf8_sequence_length(std::string_view text, size_t at);
 
+// Offset of the first byte of `text` that is not part of a well-formed UTF-8 sequence by the
+// rule above (the byte an error message should name: a stray continuation byte, the lead byte
+// of a cut, overlong or out-of-range sequence), or std::string_view::npos when all of `text` is
+// well-formed. Needs no precondition; empty text is well-formed.
+size_t find_invalid_utf8(std::string_view text);
+
 }  // namespace ionflow

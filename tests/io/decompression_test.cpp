@@ -377,6 +377,37 @@ TEST(Decompression, CorruptGzipNamesFileAndOffset) {
             std::string::npos);
 }
 
+// Damage that still decodes as deflate (here a byte of a stored block's data) shows only at the
+// member's trailer (RFC 1952 section 2.3.1: CRC-32, then ISIZE), after its data: zlib's
+// "incorrect data check" named that byte alone, as if the trailer were what was damaged. The
+// message now says so, and names the member's first byte (here the second member's).
+TEST(Decompression, DamageSeenOnlyByTheTrailerNamesTheMember) {
+  const std::string first = gzip("BEGIN IONS\n");
+  std::string second = gzip(mgf_excerpt(), 0);  // level 0: stored blocks, no Huffman codes
+  second[second.size() / 2] ^= 0x20;
+  const std::string both = first + second;
+  ParseError e = decode_error(both);
+  EXPECT_EQ(e.byte_offset(), both.size() - 4);  // zlib has read the CRC-32
+  EXPECT_EQ(std::string(e.what()),
+            "run1.mgf.gz: byte " + std::to_string(both.size() - 4) +
+                ": corrupt gzip data: incorrect data check (the checksum at the end of the gzip "
+                "member that starts at byte " +
+                std::to_string(first.size()) +
+                " does not match its decompressed data: the member is damaged before this point, "
+                "where deflate could not tell)");
+
+  // ISIZE, the member's length modulo 2^32, wrong in the first member.
+  std::string bad_size = first;
+  bad_size[bad_size.size() - 1] ^= 1;
+  ParseError size_error = decode_error(bad_size + gzip(mgf_excerpt()));
+  EXPECT_EQ(size_error.byte_offset(), first.size());
+  EXPECT_NE(std::string(size_error.what())
+                .find("corrupt gzip data: incorrect length check (the checksum at the end of the "
+                      "gzip member that starts at byte 0 does"),
+            std::string::npos)
+      << size_error.what();
+}
+
 TEST(Decompression, TruncatedGzipAndZstdThrowAtFinish) {
   std::string mgf = mgf_excerpt();
   std::string gz = gzip(mgf);

@@ -317,27 +317,72 @@ TEST(MgfReader, MalformedSpectraAreSkippedWithAReasonAndOthersKept) {
       {"bad peak line", 4},
       {"missing PEPMASS", 1},
       {"nested BEGIN IONS (END IONS missing)", 1},
-      {"END IONS without BEGIN IONS", 2},
+      {"END IONS without BEGIN IONS", 1},
       {"no peaks", 3},
       {"bad PEPMASS", 1},
       {"bad precursor charge", 1},
       {"bad RTINSECONDS", 1},
       {"bad SCANS", 1},
-      {"lines outside BEGIN IONS/END IONS", 1},
       {"truncated at end of file", 1},
   };
   EXPECT_EQ(p.stats.skipped, expected);
   EXPECT_EQ(p.stats.spectra_emitted, 4u);
   EXPECT_EQ(p.stats.spectra_seen, p.stats.spectra_emitted + skipped_total(p.stats));
-  EXPECT_EQ(p.stats.spectra_seen, 21u);
-  // The NaN intensity and the negative m/z are counted peaks, and the cut last block says the
-  // file ends early.
+  EXPECT_EQ(p.stats.spectra_seen, 19u);
+  // The NaN intensity and the negative m/z are counted peaks, the orphan END and the stray line
+  // are no spectrum, and the cut last block says the file ends early.
   const std::map<std::string, uint64_t> problems = {
       {"peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)", 1},
       {"peaks dropped: m/z NaN, infinite or not positive", 1},
+      {"lines outside BEGIN IONS/END IONS ignored", 2},
       {"file ends early (truncated?)", 1},
   };
   EXPECT_EQ(p.stats.problems, problems);
+}
+
+// A stray line after END IONS was counted as a spectrum read and skipped ("lines outside BEGIN
+// IONS/END IONS"): one entry and one stray line gave spectra_read 2; so did a repeated END IONS
+// ("END IONS without BEGIN IONS"). Lines between entries, or after the last, are no spectrum:
+// counted as lines, a data problem at the first one's line, whatever the blocks. Content that an
+// END IONS closes is still a spectrum without BEGIN IONS.
+TEST(MgfReader, LinesOutsideEntriesAreAProblemNotASpectrum) {
+  struct Case {
+    std::string text;
+    uint64_t spectra;
+    uint64_t lines;  // outside entries, not blank, not comments
+    std::string warning;
+  };
+  const Case cases[] = {
+      {block("TITLE=a\n") + "stray\n", 1, 1,
+       "x.mgf: 1 line outside BEGIN IONS/END IONS ignored (first at line 6)"},
+      // Lines 6 and 13-15 (12 blank, 14 a comment), the last ones at the end of the file.
+      {block("TITLE=a\n") + "stray\n" + block("TITLE=b\n") + "\nstray 2\n# comment\n100 5", 2, 3,
+       "x.mgf: 3 lines outside BEGIN IONS/END IONS ignored (first at line 6)"},
+      // Before the first entry: a peak line where a header cannot hold one.
+      {"100 5\n" + block("TITLE=a\n"), 1, 1,
+       "x.mgf: 1 line outside BEGIN IONS/END IONS ignored (first at line 1)"},
+      // An END IONS twice: the second closes nothing (it gave a second spectrum read).
+      {block("TITLE=a\n") + "END IONS\n" + block("TITLE=b\n"), 2, 1,
+       "x.mgf: 1 line outside BEGIN IONS/END IONS ignored (first at line 6)"},
+  };
+  for (const Case& c : cases) {
+    for (size_t block_size : {size_t{1}, size_t{7}, size_t{1} << 20}) {
+      SCOPED_TRACE(c.text + " in blocks of " + std::to_string(block_size));
+      const io_testing::PeakListRead r = io_testing::read_peak_list(c.text, "x.mgf", block_size);
+      EXPECT_EQ(r.spectra.size(), c.spectra);
+      EXPECT_EQ(r.stats.spectra_seen, c.spectra);
+      EXPECT_TRUE(r.stats.skipped.empty());
+      EXPECT_EQ(r.stats.problems, (std::map<std::string, uint64_t>{
+                                      {"lines outside BEGIN IONS/END IONS ignored", c.lines}}));
+      EXPECT_EQ(read_problem_warnings("x.mgf", r.stats), std::vector<std::string>{c.warning});
+    }
+  }
+  // Closed by END IONS: a spectrum whose BEGIN IONS is missing, read and skipped as before.
+  const Parsed p = parse(block("TITLE=a\n") + "TITLE=b\nPEPMASS=300\n100 1\nEND IONS\n");
+  EXPECT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.stats.spectra_seen, 2u);
+  EXPECT_EQ(p.stats.skipped, (std::map<std::string, uint64_t>{{"END IONS without BEGIN IONS", 1}}));
+  EXPECT_TRUE(p.stats.problems.empty());
 }
 
 // A dropped peak is reported at its own line, not its spectrum's BEGIN IONS (found by a new

@@ -3,6 +3,7 @@
 // values; peaks decoded independently with Python's base64/struct).
 #include "io/mzml_reader.hpp"
 #include "io/parse_error.hpp"
+#include "io/peak_checks.hpp"
 #include "io/xml_root_end.hpp"
 
 #include <gtest/gtest.h>
@@ -366,6 +367,63 @@ TEST(MzmlReader, TruncatedFileKeepsTheSpectraBeforeTheCut) {
   std::vector<RawSpectrum> out;
   reader->feed("<?xml version=\"1.0\"?>\n<mz", out);
   EXPECT_THROW(reader->finish(out), ParseError);
+}
+
+// A file cut outside a spectrum (before its spectrum list, between spectra, before </run>,
+// </mzML> or </indexedmzML>) is a file that ends early, as one cut inside a spectrum is: the
+// problem names the byte where the file ends and the element it ends in (it said "end of file",
+// and a file cut before <spectrumList> read as 0 spectra with nothing to say where). A complete
+// file without spectra has no problem. Both reader paths, whole and in 1-byte blocks.
+TEST(MzmlReader, AFileCutOutsideASpectrumSaysWhereItEndsAndInWhichElement) {
+  const std::string head = "<?xml version=\"1.0\"?>\n<mzML xmlns=\"http://psi.hupo.org/ms/mzml\">";
+  const std::string good = test_data("BSA1_three_ms2_param_groups.mzML");
+  const std::string indexed = "<?xml version=\"1.0\"?>\n<indexedmzML>\n" +
+                              good.substr(good.find("<mzML")) + "<indexList count=\"1\">";
+  struct Cut {
+    std::string text;
+    std::string inside;  // "" for a complete file
+    size_t spectra;
+  };
+  const Cut cuts[] = {
+      {head + "<run id=\"x\">", "run", 0},  // a new user's: read as a valid file of 0 spectra
+      {head + "<run id=", "mzML", 0},       // inside the <run> start tag: <run> is not open
+      {head + "<run id=\"x\"><spectrumList count=\"0\">", "spectrumList", 0},
+      {head + "<run id=\"x\"><spectrumList count=\"0\"/>", "run", 0},
+      {head + "<run id=\"x\"><spectrumList count=\"0\"/></run>\n", "mzML", 0},
+      {good.substr(0, good.find("</spectrumList>")), "spectrumList", 3},
+      {good.substr(0, good.find("</mzML>")), "mzML", 3},
+      {indexed.substr(0, indexed.find("<indexList")), "indexedmzML", 3},
+      {indexed, "indexList", 3},
+      // Complete, without spectra: valid, nothing to say.
+      {head + "<run id=\"x\"><spectrumList count=\"0\"/></run></mzML>\n", "", 0},
+      {head + "<run id=\"x\"><spectrumList count=\"0\"></spectrumList></run></mzML>", "", 0},
+      {"<indexedmzML>" + head.substr(head.find("<mzML")) +
+           "<run id=\"x\"><spectrumList count=\"0\"/></run></mzML><indexList count=\"0\"/>"
+           "</indexedmzML>\n",
+       "", 0},
+  };
+  for (const Cut& cut : cuts) {
+    for (bool own : {true, false}) {
+      for (size_t block : {size_t{0}, size_t{1}}) {
+        SCOPED_TRACE(cut.text.substr(0, 120) + (own ? " own" : " expat") +
+                     (block == 1 ? " 1-byte blocks" : ""));
+        const ReadResult r = read_mzml(cut.text, block, 0, "cut.mzML", own);
+        EXPECT_EQ(r.spectra.size(), cut.spectra);
+        EXPECT_EQ(r.stats.spectra_seen, cut.spectra);
+        EXPECT_TRUE(r.stats.skipped.empty());
+        if (cut.inside.empty()) {
+          EXPECT_TRUE(r.stats.problems.empty());
+          continue;
+        }
+        const std::string where = "byte " + std::to_string(cut.text.size()) +
+                                  ", the end of the file, inside <" + cut.inside + ">";
+        EXPECT_EQ(r.stats.problems, (std::map<std::string, uint64_t>{{kFileEndsEarly, 1}}));
+        EXPECT_EQ(read_problem_warnings("cut.mzML", r.stats),
+                  std::vector<std::string>{"cut.mzML: 1 file ends early (truncated?) (first at " +
+                                           where + ")"});
+      }
+    }
+  }
 }
 
 // After the root element, expat's error depends on where the input was cut ("invalid token" on

@@ -294,6 +294,44 @@ TEST(MzxmlReader, ATruncatedFileKeepsItsScansAndSaysSo) {
                                      stats.first_skipped_at.at(kSkipTruncated) + ")"});
 }
 
+// A file cut outside a scan (before its run's scans, between them, before </msRun> or </mzXML>)
+// ends early as the mzML reader says it: the byte where it ends and the element it ends in (it
+// said "end of file"). A complete run without scans has no problem. Whole and in 1-byte blocks.
+TEST(MzxmlReader, AFileCutOutsideAScanSaysWhereItEndsAndInWhichElement) {
+  const std::string good = document(scan(1, "2"));
+  struct Cut {
+    std::string text;
+    std::string inside;  // "" for a complete file
+    size_t spectra;
+  };
+  const Cut cuts[] = {
+      {"<?xml version=\"1.0\"?>\n<mzXML><msRun>", "msRun", 0},
+      {"<?xml version=\"1.0\"?>\n<mzXML><msRun scanCount=", "mzXML", 0},
+      {"<?xml version=\"1.0\"?>\n<msRun>\n", "msRun", 0},  // mzXML 1.x root
+      {good.substr(0, good.find("</msRun>")), "msRun", 1},
+      {good.substr(0, good.find("</mzXML>")), "mzXML", 1},
+      {document(""), "", 0},
+  };
+  for (const Cut& cut : cuts) {
+    for (size_t block : {size_t{1}, size_t{1} << 20}) {
+      SCOPED_TRACE(cut.text.substr(0, 80) + " in blocks of " + std::to_string(block));
+      ReadStats stats;
+      EXPECT_EQ(read_all(cut.text, block, &stats).size(), cut.spectra);
+      EXPECT_EQ(stats.spectra_seen, cut.spectra);
+      EXPECT_TRUE(stats.skipped.empty());
+      if (cut.inside.empty()) {
+        EXPECT_TRUE(stats.problems.empty());
+        continue;
+      }
+      EXPECT_EQ(
+          read_problem_warnings("cut.mzXML", stats),
+          std::vector<std::string>{"cut.mzXML: 1 file ends early (truncated?) (first at byte " +
+                                   std::to_string(cut.text.size()) +
+                                   ", the end of the file, inside <" + cut.inside + ">)"});
+    }
+  }
+}
+
 TEST(MzxmlReader, MalformedXmlNamesTheOpenScan) {
   try {
     read_all(document(scan(1, "2") + "<scan num=\"7\" msLevel=\"2\">\n</msRun>"), 1 << 20);

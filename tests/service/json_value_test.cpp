@@ -150,6 +150,36 @@ TEST(JsonValue, BrokenNullIsASyntaxError) {
   }
 }
 
+// A job message with bytes that are not UTF-8 (a Latin-1 editor's "Genève", a cut sequence) was
+// "The input is not valid UTF-8" at byte 0: simdjson checks the whole text first and names no
+// position. The error now names the first bad byte, as every other syntax error does; a leading
+// byte-order mark still counts.
+TEST(JsonValue, InvalidUtf8NamesTheFirstBadByte) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"title\": \"Gen\xE8ve\"}",
+       "invalid JSON at byte 14 (line 1, column 15): not UTF-8 (RFC 8259 section 8.1): byte 0xe8 "
+       "starts no well-formed UTF-8 sequence"},
+      {"{\n  \"a\": \"\xC3\xA9\",\n  \"b\": \"x\xC3\"\n}",
+       "invalid JSON at byte 24 (line 3, column 10): not UTF-8 (RFC 8259 section 8.1): byte 0xc3 "
+       "starts no well-formed UTF-8 sequence"},
+      {"\xEF\xBB\xBF{\"a\": \"\xED\xA0\x80\"}",  // a surrogate, after a BOM
+       "invalid JSON at byte 10 (line 1, column 11): not UTF-8 (RFC 8259 section 8.1): byte 0xed "
+       "starts no well-formed UTF-8 sequence"},
+      {"{\"a\": 1} \xFF",  // after the document, too
+       "invalid JSON at byte 9 (line 1, column 10): not UTF-8 (RFC 8259 section 8.1): byte 0xff "
+       "starts no well-formed UTF-8 sequence"},
+  };
+  for (const auto& [text, message] : cases) {
+    try {
+      parse_json(text);
+      FAIL() << "no error for " << text;
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+      EXPECT_EQ(e.byte_offset(), std::stoul(message.substr(message.find("byte ") + 5)));
+    }
+  }
+}
+
 TEST(JsonValue, EditsObjects) {
   JsonValue v = parse_json(R"({"a": 1, "b": 2})");
   v.set("a", JsonValue("x"));

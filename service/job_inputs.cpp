@@ -40,6 +40,23 @@ std::vector<std::string> job_input_paths(const JobRecord& job) {
   return paths;
 }
 
+std::string UnfinishedJobInputs::job_reading(const JobStore& store, const std::string& path) {
+  const uint64_t changes = store.changes();  // before the read: a change during it moves it
+  if (changes != changes_) {
+    std::map<std::string, std::string> inputs;
+    for (JobState state : {JobState::kRunning, JobState::kQueued}) {
+      for (const JobRecord& job : store.list(state, std::numeric_limits<int>::max())) {
+        for (const std::string& input : job_input_paths(job))
+          inputs.emplace(comparable(input), job.id);
+      }
+    }
+    job_by_input_ = std::move(inputs);
+    changes_ = changes;
+  }
+  const auto found = job_by_input_.find(comparable(path));
+  return found == job_by_input_.end() ? "" : found->second;
+}
+
 std::string unfinished_job_reading(const JobStore& store, const std::string& path) {
   const std::string wanted = comparable(path);
   for (JobState state : {JobState::kRunning, JobState::kQueued}) {

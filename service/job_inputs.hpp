@@ -7,9 +7,13 @@
 // "database.fasta" (absolute paths: service/job_message.hpp, effective_parameters). Paths are
 // compared after std::filesystem::weakly_canonical, so that a symbolic link in either spelling
 // of the uploads directory does not hide the match.
-// Thread-safety: as JobStore (each call reads the store once).
+// Thread-safety: the functions as JobStore (each call reads the store once);
+// UnfinishedJobInputs is not thread-safe (the upload endpoint holds its lock around it).
 #pragma once
 
+#include <cstdint>
+#include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,5 +28,20 @@ std::vector<std::string> job_input_paths(const JobRecord& job);
 // The id of a queued or running job of `store` that reads `path`, or "" when none does.
 // Throws what JobStore::list throws (a store that cannot be read).
 std::string unfinished_job_reading(const JobStore& store, const std::string& path);
+
+// The same question for every piece of an upload, without reading every queued job's record
+// each time: the inputs of the queued and running jobs are read once and kept until
+// JobStore::changes() moves (a job submitted, started, ended, requeued or cancelled). A piece
+// then costs one path comparison and a map look-up instead of a scan of the queue (~30-45 ms
+// per piece with 900 queued jobs, measured 2026-12-06).
+class UnfinishedJobInputs {
+ public:
+  // As unfinished_job_reading(store, path), from the kept inputs when they are current.
+  std::string job_reading(const JobStore& store, const std::string& path);
+
+ private:
+  uint64_t changes_ = std::numeric_limits<uint64_t>::max();  // none read yet
+  std::map<std::string, std::string> job_by_input_;          // comparable path -> a job id
+};
 
 }  // namespace ionflow

@@ -208,6 +208,7 @@ void JobStore::begin_external(JobRecord& r) {
   s.bind(1, r.id).bind(2, r.sequence).bind(3, int64_t{r.priority}).bind(4, r.submitted_at);
   s.bind(5, r.started_at).bind(6, r.submitted_json).bind(7, r.effective_json);
   s.step();
+  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void JobStore::insert(JobRecord& r) {
@@ -222,6 +223,7 @@ void JobStore::insert(JobRecord& r) {
   s.bind(1, r.id).bind(2, r.sequence).bind(3, int64_t{r.priority}).bind(4, r.submitted_at);
   s.bind(5, r.submitted_json).bind(6, r.effective_json);
   s.step();
+  changes_.fetch_add(1, std::memory_order_release);
 }
 
 std::optional<JobRecord> JobStore::get(const std::string& id) const {
@@ -280,6 +282,7 @@ std::optional<JobRecord> JobStore::claim_next() {
       u.step();
     }
     exec("COMMIT");
+    changes_.fetch_add(1, std::memory_order_release);
     return record;
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -305,6 +308,7 @@ void JobStore::finish_done(const std::string& id, const std::string& summary_jso
               path_);
   s.bind(1, now_seconds()).bind(2, summary_json).bind(3, to_json(paths)).bind(4, id);
   s.step();
+  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void JobStore::finish_failed(const std::string& id, const std::string& error) {
@@ -313,6 +317,7 @@ void JobStore::finish_failed(const std::string& id, const std::string& error) {
               path_);
   s.bind(1, now_seconds()).bind(2, error).bind(3, id);
   s.step();
+  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void JobStore::finish_cancelled(const std::string& id, const std::string& reason) {
@@ -321,6 +326,7 @@ void JobStore::finish_cancelled(const std::string& id, const std::string& reason
               path_);
   s.bind(1, now_seconds()).bind(2, reason).bind(3, id);
   s.step();
+  changes_.fetch_add(1, std::memory_order_release);
 }
 
 void JobStore::requeue(const std::string& id) {
@@ -331,6 +337,7 @@ void JobStore::requeue(const std::string& id) {
               path_);
   s.bind(1, id);
   s.step();
+  changes_.fetch_add(1, std::memory_order_release);
 }
 
 std::optional<JobState> JobStore::request_cancel(const std::string& id, const std::string& reason,
@@ -359,6 +366,7 @@ std::optional<JobState> JobStore::request_cancel(const std::string& id, const st
       u.step();
     }
     exec("COMMIT");
+    changes_.fetch_add(1, std::memory_order_release);
     return state;
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);

@@ -13,6 +13,7 @@
 // Errors: std::runtime_error naming the database path and SQLite's message.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -86,6 +87,11 @@ class JobStore {
                                          bool* cancelled_now = nullptr);
 
   const std::string& path() const { return path_; }
+  // Counts the calls above that may have changed which jobs are queued or running, and with
+  // which inputs (insert, begin_external, claim_next, finish_*, requeue, request_cancel),
+  // counted after their write: a cache of the unfinished jobs read after a value of changes()
+  // is current while changes() still gives that value (service/job_inputs.hpp).
+  uint64_t changes() const { return changes_.load(std::memory_order_acquire); }
 
  private:
   void exec(const char* sql) const;
@@ -95,6 +101,7 @@ class JobStore {
   std::string path_;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;
+  std::atomic<uint64_t> changes_{0};
 };
 
 }  // namespace ionflow

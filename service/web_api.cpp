@@ -90,6 +90,7 @@ struct WebApi::Impl {
   std::unique_ptr<ModificationSearch> modifications;
   std::mutex upload_mutex;
   std::unique_ptr<UploadFiles> upload_files;  // under upload_mutex
+  UnfinishedJobInputs unfinished_inputs;      // under upload_mutex
 
   Impl(JobStore& s, const Unimod& u, Options o) : store(s), unimod(u), options(std::move(o)) {}
 
@@ -246,7 +247,8 @@ struct WebApi::Impl {
     // last piece reads what was there; its upload goes on (same offset and id) once the job
     // has ended, e.g. after DELETE /v1/jobs/ID.
     if (fs::exists(fs::symlink_status(path, ec))) {
-      if (const std::string job = unfinished_job_reading(store, path.string()); !job.empty()) {
+      if (const std::string job = unfinished_inputs.job_reading(store, path.string());
+          !job.empty()) {
         JsonValue refused = JsonValue::object();
         refused.set("error", "name: " + path.string() + " is an input of job " + job +
                                  ", which has not finished: upload under another name, or once "

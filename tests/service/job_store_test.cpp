@@ -7,6 +7,8 @@
 
 #include <filesystem>
 
+#include "service/job_inputs.hpp"
+
 namespace ionflow {
 namespace {
 
@@ -142,6 +144,40 @@ TEST_F(JobStoreTest, AJobThatFinishesAfterACancelRequestIsDone) {
   EXPECT_TRUE(done->cancel_requested);
   EXPECT_EQ(done->error, "");
   EXPECT_EQ(done->summary_json, R"({"psms":3})");
+}
+
+// The upload endpoint's cache of unfinished jobs' inputs (job_inputs.hpp) follows every change
+// of which jobs are queued or running, and answers as the uncached scan does.
+TEST_F(JobStoreTest, UnfinishedJobInputsFollowTheStore) {
+  JobStore store(db());
+  UnfinishedJobInputs inputs;
+  const std::string spectra = (dir_ / "uploads" / "run.mgf").string();
+  const std::string fasta = (dir_ / "uploads" / "db.fasta").string();
+  auto reading = [&](const std::string& id) {
+    JobRecord r = job(id, 0);
+    r.effective_json =
+        R"({"mzml_paths": [")" + spectra + R"("], "database": {"fasta": ")" + fasta + R"("}})";
+    return r;
+  };
+  EXPECT_EQ(inputs.job_reading(store, spectra), "");
+  const uint64_t before = store.changes();
+  JobRecord a = reading("a");
+  store.insert(a);
+  EXPECT_GT(store.changes(), before);
+  EXPECT_EQ(inputs.job_reading(store, spectra), "a");
+  EXPECT_EQ(inputs.job_reading(store, (dir_ / "uploads" / "." / "db.fasta").string()), "a");
+  EXPECT_EQ(inputs.job_reading(store, (dir_ / "uploads" / "other.mgf").string()), "");
+  ASSERT_TRUE(store.claim_next().has_value());
+  EXPECT_EQ(inputs.job_reading(store, spectra), "a");  // running still reads it
+  store.finish_done("a", "{}", {});
+  EXPECT_EQ(inputs.job_reading(store, spectra), "");
+  JobRecord b = reading("b");
+  store.insert(b);
+  EXPECT_EQ(inputs.job_reading(store, fasta), "b");
+  EXPECT_EQ(unfinished_job_reading(store, fasta), "b");
+  store.request_cancel("b", "cancelled by client");  // queued: cancelled at once
+  EXPECT_EQ(inputs.job_reading(store, fasta), "");
+  EXPECT_EQ(unfinished_job_reading(store, fasta), "");
 }
 
 }  // namespace

@@ -212,13 +212,18 @@ struct Decompressor::Impl {
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
         const std::string what = zs.msg != nullptr ? zs.msg : "inflate error " + std::to_string(rc);
         std::string why;
-        if (what == "incorrect data check" || what == "incorrect length check") {
-          // zlib's words for the member trailer's CRC-32 or ISIZE (RFC 1952 section 2.3.1):
-          // damage that still decoded as deflate shows only there, after the member's data.
-          why = " (the checksum at the end of the gzip member that starts at byte " +
-                std::to_string(gzip_member_at) +
-                " does not match its decompressed data: the member is damaged before this "
-                "point, where deflate could not tell)";
+        const std::string member = std::to_string(gzip_member_at);
+        // zlib's words for the member trailer's CRC-32 and ISIZE (RFC 1952 section 2.3.1),
+        // checked in that order: damage that still decoded as deflate shows only there.
+        if (what == "incorrect data check") {
+          why = " (the CRC-32 at the end of the gzip member that starts at byte " + member +
+                " does not match its decompressed data: the member's data is damaged where "
+                "deflate could not tell, or the CRC-32 itself is)";
+        } else if (what == "incorrect length check") {
+          why = " (the length recorded at the end of the gzip member that starts at byte " +
+                member +
+                " does not match its decompressed size, though its CRC-32 does: the "
+                "length field itself is likely damaged)";
         }
         fail(consumed + pos, "corrupt gzip data: " + what + why);
       }

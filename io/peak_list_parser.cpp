@@ -63,7 +63,12 @@ void PeakListParser::finish_file(File& fp, uint32_t file_index, std::vector<RawS
   }
   // Data problems that skipped no spectrum (dropped peaks, a cut file, profile spectra
   // centroided): one warning each, so the summary says what was changed or lost.
+  // Readers count the bytes they are fed: of a compressed file, its decompressed data.
+  const bool compressed = fp.decompressor.compression() != Compression::kNone;
   for (std::string& warning : read_problem_warnings(path, rs)) {
+    if (compressed && warning.find("byte ") != std::string::npos) {
+      warning += " (bytes count the decompressed data)";
+    }
     tally_.warnings.push_back(std::move(warning));
   }
 }

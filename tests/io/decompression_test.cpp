@@ -16,25 +16,11 @@
 namespace ionflow {
 namespace {
 
+using io_testing::gzip;
 using io_testing::read_file;
 
 std::string mgf_excerpt() {
   return read_file(IONFLOW_TEST_DATA_DIR "/ecoli_ms2_small_first5.mgf");
-}
-
-// One gzip member (RFC 1952) made with zlib's deflate.
-std::string gzip(std::string_view data, int level = 6) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, data.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 // One zstd frame (RFC 8878).
@@ -380,7 +366,9 @@ TEST(Decompression, CorruptGzipNamesFileAndOffset) {
 // Damage that still decodes as deflate (here a byte of a stored block's data) shows only at the
 // member's trailer (RFC 1952 section 2.3.1: CRC-32, then ISIZE), after its data: zlib's
 // "incorrect data check" named that byte alone, as if the trailer were what was damaged. The
-// message now says so, and names the member's first byte (here the second member's).
+// message now says which field disagrees, that the data or the field may be what is damaged
+// (ISIZE is checked after the CRC-32, so a wrong length alone is the field's), and names the
+// member's first byte (here the second member's).
 TEST(Decompression, DamageSeenOnlyByTheTrailerNamesTheMember) {
   const std::string first = gzip("BEGIN IONS\n");
   std::string second = gzip(mgf_excerpt(), 0);  // level 0: stored blocks, no Huffman codes
@@ -390,11 +378,11 @@ TEST(Decompression, DamageSeenOnlyByTheTrailerNamesTheMember) {
   EXPECT_EQ(e.byte_offset(), both.size() - 4);  // zlib has read the CRC-32
   EXPECT_EQ(std::string(e.what()),
             "run1.mgf.gz: byte " + std::to_string(both.size() - 4) +
-                ": corrupt gzip data: incorrect data check (the checksum at the end of the gzip "
+                ": corrupt gzip data: incorrect data check (the CRC-32 at the end of the gzip "
                 "member that starts at byte " +
                 std::to_string(first.size()) +
-                " does not match its decompressed data: the member is damaged before this point, "
-                "where deflate could not tell)");
+                " does not match its decompressed data: the member's data is damaged where "
+                "deflate could not tell, or the CRC-32 itself is)");
 
   // ISIZE, the member's length modulo 2^32, wrong in the first member.
   std::string bad_size = first;
@@ -402,8 +390,9 @@ TEST(Decompression, DamageSeenOnlyByTheTrailerNamesTheMember) {
   ParseError size_error = decode_error(bad_size + gzip(mgf_excerpt()));
   EXPECT_EQ(size_error.byte_offset(), first.size());
   EXPECT_NE(std::string(size_error.what())
-                .find("corrupt gzip data: incorrect length check (the checksum at the end of the "
-                      "gzip member that starts at byte 0 does"),
+                .find("corrupt gzip data: incorrect length check (the length recorded at the end "
+                      "of the gzip member that starts at byte 0 does not match its decompressed "
+                      "size, though its CRC-32 does: the length field itself is likely damaged)"),
             std::string::npos)
       << size_error.what();
 }

@@ -32,6 +32,21 @@ inline std::string zlib_compress(const std::string& bytes) {
   return out;
 }
 
+// `data` as one gzip member (RFC 1952) made with zlib's deflate at `level` (0: stored blocks).
+inline std::string gzip(std::string_view data, int level = 6) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, data.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
 // A whole peak list read by the reader its content selects, fed in blocks of `block` bytes.
 struct PeakListRead {
   std::vector<RawSpectrum> spectra;

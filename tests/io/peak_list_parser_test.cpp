@@ -125,5 +125,24 @@ TEST(PeakListParser, AFailureInACompressedFileSaysHowToCheckIt) {
                 "the file is damaged, `gzip -t` will say so)");
 }
 
+// A warning that names a byte of a compressed file says the count is of the decompressed data:
+// a gzip of an mzML cut inside <run> (76 bytes decompressed, fewer compressed).
+TEST(PeakListParser, AWarningInACompressedFileSaysItsBytesAreDecompressed) {
+  const std::string cut =
+      "<?xml version=\"1.0\"?>\n<mzML xmlns=\"http://psi.hupo.org/ms/mzml\"><run id=\"x\">";
+  ASSERT_EQ(cut.size(), 76u);
+  for (const bool compressed : {false, true}) {
+    const std::string name = compressed ? "cut.mzML.gz" : "cut.mzML";
+    PeakListParser parser({name}, SearchParameters{});
+    std::vector<Query> out;
+    parser.feed(0, compressed ? io_testing::gzip(cut) : cut, true, out);
+    const std::string warning = name +
+                                ": 1 file ends early (truncated?) (first at byte 76, the end of "
+                                "the file, inside <run>)" +
+                                (compressed ? " (bytes count the decompressed data)" : "");
+    EXPECT_EQ(parser.tally().warnings.at(0), warning);
+  }
+}
+
 }  // namespace
 }  // namespace ionflow

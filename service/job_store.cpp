@@ -114,7 +114,9 @@ JobRecord read_record(const Statement& s) {
 
 }  // namespace
 
-JobStore::JobStore(const std::string& path, std::vector<std::string>* requeued) : path_(path) {
+JobStore::JobStore(const std::string& path, std::vector<std::string>* requeued,
+                   std::vector<std::string>* cancelled)
+    : path_(path) {
   if (sqlite3_open_v2(path.c_str(), &db_,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {
@@ -157,7 +159,8 @@ JobStore::JobStore(const std::string& path, std::vector<std::string>* requeued) 
                 path_);
     while (s.step()) {
       // A job whose cancel was requested ends cancelled below, it is not requeued.
-      if (requeued && s.integer(1) == 0) requeued->push_back(s.text(0));
+      std::vector<std::string>* list = s.integer(1) == 0 ? requeued : cancelled;
+      if (list != nullptr) list->push_back(s.text(0));
     }
   }
   exec(

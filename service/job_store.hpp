@@ -50,8 +50,10 @@ struct JobRecord {
 class JobStore {
  public:
   // Opens (creating if needed) `path` and requeues jobs left running (those whose cancel was
-  // requested end cancelled instead). `requeued` (if given) receives the requeued ids.
-  explicit JobStore(const std::string& path, std::vector<std::string>* requeued = nullptr);
+  // requested end cancelled instead). `requeued` (if given) receives the requeued ids,
+  // `cancelled` (if given) the ids of this service's jobs that ended cancelled so.
+  explicit JobStore(const std::string& path, std::vector<std::string>* requeued = nullptr,
+                    std::vector<std::string>* cancelled = nullptr);
   ~JobStore();
   JobStore(const JobStore&) = delete;
   JobStore& operator=(const JobStore&) = delete;

@@ -12,17 +12,7 @@
 
 namespace ionflow {
 
-namespace {
-
-// A failed or cancelled job's output directory, removed when it is empty: the search makes it
-// before reading any input, so a job that failed on its first spectrum (or was cancelled
-// before it wrote anything) left an empty DIR/jobs/<id>/ behind. rmdir removes an empty
-// directory only: one holding a result or any other file, or a symbolic link, stays.
-void remove_if_empty(const std::string& directory) {
-  ::rmdir(directory.c_str());
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Scheduler::Scheduler(JobStore& store, SearchRuntime& runtime, const Unimod& unimod,
                      Metrics& metrics, Options options)
@@ -38,6 +28,12 @@ Scheduler::~Scheduler() {
 
 std::string Scheduler::output_directory(const std::string& id) const {
   return (std::filesystem::path(options_.jobs_directory) / id).string();
+}
+
+// The search makes the output directory before reading any input, so a job that failed on its
+// first spectrum (or was cancelled before it wrote anything) left an empty DIR/jobs/<id>/.
+void Scheduler::remove_empty_output_directory(const std::string& id) const {
+  ::rmdir(output_directory(id).c_str());
 }
 
 void Scheduler::start() {
@@ -219,14 +215,14 @@ void Scheduler::run_job(const JobRecord& record) {
       spdlog::info("job {}: stopped by shutdown, requeued", id);
     } else {
       auto now = store_.get(id);
-      remove_if_empty(output_directory(id));
+      remove_empty_output_directory(id);
       store_.finish_cancelled(id, now && !now->error.empty() ? now->error : e.what());
       metrics_.count_finished("cancelled", nullptr);
       spdlog::info("job {}: cancelled", id);
     }
   } catch (const std::exception& e) {
     // Before the state: a client that sees "failed" sees no empty directory.
-    remove_if_empty(output_directory(id));
+    remove_empty_output_directory(id);
     store_.finish_failed(id, e.what());
     metrics_.count_finished("failed", nullptr);
     spdlog::warn("job {}: failed: {}", id, e.what());

@@ -5,7 +5,8 @@
 // A job is re-read from its stored effective parameters (a complete job message) when it
 // starts, so a job requeued after a crash runs exactly as submitted; its results go to
 // <jobs directory>/<id>/, which is removed again when a job that failed or was cancelled left
-// it empty (never when it holds anything: rmdir). Cancel: a queued job is cancelled in the
+// it empty (never when it holds anything: rmdir; a job that a restart found cancelled, through
+// remove_empty_output_directory). Cancel: a queued job is cancelled in the
 // store at once, a running one through its JobControl. stop(): no new job is claimed; running
 // jobs get `grace` to finish, then are cancelled and put back in the queue (they run again at
 // the next start).
@@ -71,6 +72,10 @@ class Scheduler {
 
   // Where job `id`'s results go.
   std::string output_directory(const std::string& id) const;
+  // Removes job `id`'s output directory when it is empty (rmdir: one holding anything stays),
+  // for a job that ended without results: failed, cancelled here, or found cancelled when the
+  // store was opened (JobStore's `cancelled`).
+  void remove_empty_output_directory(const std::string& id) const;
   const std::string& index_cache_directory() const { return options_.index_cache_directory; }
 
  private:

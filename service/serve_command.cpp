@@ -242,8 +242,8 @@ void print_listening(const ServeOptions& o, const ServeSetup& setup, int bound_p
 
 // The running service: its parts in the order they start; they stop in reverse (run()).
 int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& signals) {
-  std::vector<std::string> requeued;
-  JobStore store((setup.data_dir / "jobs.sqlite3").string(), &requeued);
+  std::vector<std::string> requeued, cancelled;
+  JobStore store((setup.data_dir / "jobs.sqlite3").string(), &requeued, &cancelled);
   for (const auto& id : requeued)
     spdlog::warn("job {}: was running when the service stopped; requeued", id);
   Unimod unimod;
@@ -253,6 +253,8 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
   SearchRuntime runtime(runtime_options(o));
   Metrics metrics;
   Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options(o, setup));
+  // A job cancelled while running, the service killed before it ended: as after a cancel here.
+  for (const auto& id : cancelled) scheduler.remove_empty_output_directory(id);
   std::unique_ptr<QueueConsumer> queue;
   if (!o.queue.empty()) {
     queue =

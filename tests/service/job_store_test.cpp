@@ -122,10 +122,12 @@ TEST_F(JobStoreTest, CancelsQueuedAtOnceAndFlagsRunning) {
     EXPECT_FALSE(store.request_cancel("zzz", "x"));
     EXPECT_FALSE(store.claim_next());
   }
-  // A job whose cancel was requested is not run again after a crash.
-  std::vector<std::string> requeued;
-  JobStore reopened(db(), &requeued);
+  // A job whose cancel was requested is not run again after a crash; it is reported as
+  // cancelled so (the service then removes its empty output directory), "b" ended before.
+  std::vector<std::string> requeued, cancelled;
+  JobStore reopened(db(), &requeued, &cancelled);
   EXPECT_TRUE(requeued.empty());  // and not reported as requeued (the log said so)
+  EXPECT_THAT(cancelled, ElementsAre("a"));
   EXPECT_EQ(reopened.get("a")->state, JobState::kCancelled);
   EXPECT_FALSE(reopened.claim_next());
 }

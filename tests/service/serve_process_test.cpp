@@ -1,5 +1,6 @@
 // `ionflow serve` as a process: a job left "running" by a killed server is run again at the next
-// start, SIGTERM stops the server with exit code 0. Uses the built executable (skipped when it is
+// start (one whose cancel was requested ends cancelled, its empty output directory removed),
+// SIGTERM stops the server with exit code 0. Uses the built executable (skipped when it is
 // not built or the build has no HTTP support).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -87,6 +88,17 @@ TEST_F(ServeProcessTest, RunsAJobLeftRunningByAKilledServerThenStopsOnSigterm) {
     record.effective_json = parsed.spec.effective_parameters_json;
     store.insert(record);
     ASSERT_EQ(store.claim_next()->id, id);
+    // Two jobs cancelled while running, the server killed before they stopped: one whose
+    // output directory the search had made (empty), one whose directory holds a file.
+    for (const char* cancelled : {"jcancelled", "jcancelledkept"}) {
+      JobRecord r = record;
+      r.id = cancelled;
+      store.insert(r);
+      ASSERT_EQ(store.claim_next()->id, cancelled);
+      ASSERT_EQ(store.request_cancel(cancelled, "cancelled by client"), JobState::kRunning);
+      fs::create_directories(dir_ / "jobs" / cancelled);
+    }
+    std::ofstream(dir_ / "jobs" / "jcancelledkept" / "notes.txt") << "kept\n";
   }
 
   int port = start_server();
@@ -101,6 +113,14 @@ TEST_F(ServeProcessTest, RunsAJobLeftRunningByAKilledServerThenStopsOnSigterm) {
   }
   EXPECT_EQ(state, "done");
   EXPECT_TRUE(fs::exists(dir_ / "jobs" / id / "results.tsv"));
+  // The restart ended them cancelled and removed the empty directory only.
+  for (const char* cancelled : {"jcancelled", "jcancelledkept"}) {
+    auto res = client.Get((std::string("/v1/jobs/") + cancelled).c_str());
+    ASSERT_TRUE(res);
+    EXPECT_EQ(parse_json(res->body).find("state")->as_string(), "cancelled") << cancelled;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "jobs" / "jcancelled"));
+  EXPECT_TRUE(fs::exists(dir_ / "jobs" / "jcancelledkept" / "notes.txt"));
   std::ifstream log(dir_ / "serve.log");
   std::string text((std::istreambuf_iterator<char>(log)), {});
   EXPECT_THAT(text,

@@ -44,10 +44,10 @@ std::string UnfinishedJobInputs::job_reading(const JobStore& store, const std::s
   const uint64_t changes = store.changes();  // before the read: a change during it moves it
   if (changes != changes_) {
     std::map<std::string, std::string> inputs;
-    for (JobState state : {JobState::kRunning, JobState::kQueued}) {
+    for (JobState state : {JobState::kQueued, JobState::kRunning}) {
       for (const JobRecord& job : store.list(state, std::numeric_limits<int>::max())) {
         for (const std::string& input : job_input_paths(job))
-          inputs.emplace(comparable(input), job.id);
+          inputs.insert_or_assign(comparable(input), job.id);
       }
     }
     job_by_input_ = std::move(inputs);
@@ -59,7 +59,7 @@ std::string UnfinishedJobInputs::job_reading(const JobStore& store, const std::s
 
 std::string unfinished_job_reading(const JobStore& store, const std::string& path) {
   const std::string wanted = comparable(path);
-  for (JobState state : {JobState::kRunning, JobState::kQueued}) {
+  for (JobState state : {JobState::kQueued, JobState::kRunning}) {
     for (const JobRecord& job : store.list(state, std::numeric_limits<int>::max())) {
       for (const std::string& input : job_input_paths(job)) {
         if (comparable(input) == wanted) return job.id;

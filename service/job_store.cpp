@@ -285,7 +285,7 @@ std::optional<JobRecord> JobStore::claim_next() {
       u.step();
     }
     exec("COMMIT");
-    changes_.fetch_add(1, std::memory_order_release);
+    if (record) changes_.fetch_add(1, std::memory_order_release);
     return record;
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -340,7 +340,7 @@ void JobStore::requeue(const std::string& id) {
               path_);
   s.bind(1, id);
   s.step();
-  changes_.fetch_add(1, std::memory_order_release);
+  if (sqlite3_changes(db_) > 0) changes_.fetch_add(1, std::memory_order_release);
 }
 
 std::optional<JobState> JobStore::request_cancel(const std::string& id, const std::string& reason,
@@ -350,6 +350,7 @@ std::optional<JobState> JobStore::request_cancel(const std::string& id, const st
   exec("BEGIN IMMEDIATE");
   try {
     std::optional<JobState> state;
+    bool cancelled_now_here = false;
     {
       Statement s(db_, "SELECT state FROM jobs WHERE id = ?", path_);
       s.bind(1, id);
@@ -362,6 +363,7 @@ std::optional<JobState> JobStore::request_cancel(const std::string& id, const st
       u.bind(1, now_seconds()).bind(2, reason).bind(3, id);
       u.step();
       state = JobState::kCancelled;
+      cancelled_now_here = true;
       if (cancelled_now != nullptr) *cancelled_now = true;
     } else if (state == JobState::kRunning) {
       Statement u(db_, "UPDATE jobs SET cancel_requested = 1, error = ? WHERE id = ?", path_);
@@ -369,7 +371,7 @@ std::optional<JobState> JobStore::request_cancel(const std::string& id, const st
       u.step();
     }
     exec("COMMIT");
-    changes_.fetch_add(1, std::memory_order_release);
+    if (cancelled_now_here) changes_.fetch_add(1, std::memory_order_release);
     return state;
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);

@@ -5,8 +5,10 @@
 // error text of a failed job, the summary and the result file paths of a finished one.
 //
 // Durability: every change is one committed transaction (synchronous=FULL), so after kill -9 the
-// store holds every accepted job. open() moves jobs left "running" by a previous process back to
-// "queued" (they run again from the start; their partial outputs are never renamed into place).
+// store holds every accepted job. Opening the store moves jobs left "running" by a previous
+// process back to "queued" (they run again from the start; their partial outputs are never
+// renamed into place), except those whose cancel was requested and those taken from the Redis
+// queue, which end cancelled (the queue runs its entry again).
 // Scheduling order: claim_next() takes the queued job with the highest priority, then the
 // oldest (FIFO by submission sequence).
 // Thread-safety: all methods may be called from any thread (one connection behind a mutex).
@@ -89,17 +91,18 @@ class JobStore {
                                          bool* cancelled_now = nullptr);
 
   const std::string& path() const { return path_; }
-  // Counts the calls above that may have changed which jobs are queued or running, and with
-  // which inputs (insert, begin_external, claim_next, finish_*, requeue, request_cancel),
-  // counted after their write: a cache of the unfinished jobs read after a value of changes()
-  // is current while changes() still gives that value (service/job_inputs.hpp).
+  // Counts the writes above that changed which jobs are queued or running, or their inputs
+  // (insert, begin_external, a claim_next that claimed, finish_*, a requeue that requeued, a
+  // request_cancel that cancelled a queued job), counted after their write: a cache of the
+  // unfinished jobs read after a value of changes() is current while changes() still gives that
+  // value (service/job_inputs.hpp).
   uint64_t changes() const { return changes_.load(std::memory_order_acquire); }
 
  private:
   void exec(const char* sql) const;
   void add_origin_column();
-  int64_t next_sequence()
-      const;  // REQUIRES: mutex_ held  // jobs.origin: '' (this service's queue) or 'queue' (Redis)
+  // REQUIRES: mutex_ held. (jobs.origin: '' for this service's queue, 'queue' for Redis.)
+  int64_t next_sequence() const;
   std::string path_;
   sqlite3* db_ = nullptr;
   mutable std::mutex mutex_;

@@ -12,8 +12,6 @@
 
 namespace ionflow {
 
-namespace {}  // namespace
-
 Scheduler::Scheduler(JobStore& store, SearchRuntime& runtime, const Unimod& unimod,
                      Metrics& metrics, Options options)
     : store_(store),

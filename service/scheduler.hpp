@@ -4,10 +4,10 @@
 //
 // A job is re-read from its stored effective parameters (a complete job message) when it
 // starts, so a job requeued after a crash runs exactly as submitted; its results go to
-// <jobs directory>/<id>/, which is removed again when a job that failed or was cancelled left
-// it empty (never when it holds anything: rmdir; a job that a restart found cancelled, through
-// remove_empty_output_directory). Cancel: a queued job is cancelled in the
-// store at once, a running one through its JobControl. stop(): no new job is claimed; running
+// <jobs directory>/<id>/, which is removed again when a job that failed or was cancelled (here,
+// or found so by a restart: remove_empty_output_directory) left it empty (never when it holds
+// anything: rmdir). Cancel: a queued job is cancelled in the store at once, a running one
+// through its JobControl. stop(): no new job is claimed; running
 // jobs get `grace` to finish, then are cancelled and put back in the queue (they run again at
 // the next start).
 // Thread-safety: every public method may be called from any thread.

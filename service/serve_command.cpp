@@ -254,7 +254,11 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
   Metrics metrics;
   Scheduler scheduler(store, runtime, unimod, metrics, scheduler_options(o, setup));
   // A job cancelled while running, the service killed before it ended: as after a cancel here.
-  for (const auto& id : cancelled) scheduler.remove_empty_output_directory(id);
+  for (const auto& id : cancelled) {
+    spdlog::info("job {}: was running with a cancel requested when the service stopped; cancelled",
+                 id);
+    scheduler.remove_empty_output_directory(id);
+  }
   std::unique_ptr<QueueConsumer> queue;
   if (!o.queue.empty()) {
     queue =

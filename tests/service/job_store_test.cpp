@@ -173,6 +173,13 @@ TEST_F(JobStoreTest, UnfinishedJobInputsFollowTheStore) {
   EXPECT_EQ(inputs.job_reading(store, spectra), "a");  // running still reads it
   store.finish_done("a", "{}", {});
   EXPECT_EQ(inputs.job_reading(store, spectra), "");
+  // Writes that change no unfinished job leave the count (an idle worker's claim every second
+  // would otherwise make every piece read the queue again).
+  const uint64_t idle = store.changes();
+  EXPECT_FALSE(store.claim_next().has_value());
+  store.requeue("a");  // done: not requeued
+  store.request_cancel("a", "too late");
+  EXPECT_EQ(store.changes(), idle);
   JobRecord b = reading("b");
   store.insert(b);
   EXPECT_EQ(inputs.job_reading(store, fasta), "b");

@@ -78,6 +78,26 @@ class WebApiTest : public InProcessApiTest {
     path = uploaded ? parse_json(uploaded->body).find("path")->as_string() : "";
     return bytes;
   }
+  // Sends `first_piece` as the first piece of upload `name` and submits the excerpt job on it
+  // (queued: no scheduler runs).
+  struct UploadedJob {
+    std::string path, upload, id;
+  };
+  UploadedJob upload_and_submit(const std::string& name, const std::string& first_piece) {
+    UploadedJob out;
+    auto first = client_->Put("/v1/uploads/" + name + "?offset=0", first_piece, "application/xml");
+    EXPECT_TRUE(first && first->status == 200) << (first ? first->body : "");
+    if (!first || first->status != 200) return out;
+    const JsonValue started = parse_json(first->body);
+    out.path = started.find("path")->as_string();
+    out.upload = started.find("upload")->as_string();
+    auto submitted = client_->Post("/v1/jobs", excerpt_job(out.path), "application/json");
+    EXPECT_TRUE(submitted && submitted->status == 201) << (submitted ? submitted->body : "");
+    if (submitted && submitted->status == 201) {
+      out.id = parse_json(submitted->body).find("id")->as_string();
+    }
+    return out;
+  }
   std::string results_tsv(const std::string& id) {
     return (dir_ / "jobs" / id / "results.tsv").string();
   }
@@ -224,15 +244,8 @@ TEST_F(WebApiTest, UploadsDoNotChangeAFileAnUnfinishedJobReads) {
   start_api({});
   const std::string bytes = excerpt_bytes();
   const size_t half = bytes.size() / 2;
-  auto first =
-      client_->Put("/v1/uploads/queued.mzML?offset=0", bytes.substr(0, half), "application/xml");
-  ASSERT_TRUE(first && first->status == 200) << (first ? first->body : "");
-  const JsonValue started = parse_json(first->body);
-  const std::string path = started.find("path")->as_string();
-  const std::string upload = started.find("upload")->as_string();
-  auto submitted = client_->Post("/v1/jobs", excerpt_job(path), "application/json");
-  ASSERT_TRUE(submitted && submitted->status == 201) << (submitted ? submitted->body : "");
-  const std::string id = parse_json(submitted->body).find("id")->as_string();
+  const auto [path, upload, id] = upload_and_submit("queued.mzML", bytes.substr(0, half));
+  ASSERT_FALSE(id.empty());
   ASSERT_EQ(get("/v1/jobs/" + id).find("state")->as_string(), "queued");  // no scheduler yet
   const std::string expected_error =
       "name: " + path + " is an input of job " + id +
@@ -281,14 +294,8 @@ TEST_F(WebApiTest, UploadsDoNotChangeAFileAnUnfinishedJobReads) {
 TEST_F(WebApiTest, UploadsDoNotAppendToAFileARunningJobReads) {
   start_api({});
   const std::string bytes = excerpt_bytes();
-  auto first = client_->Put("/v1/uploads/running.mzML?offset=0", bytes, "application/xml");
-  ASSERT_TRUE(first && first->status == 200) << (first ? first->body : "");
-  const JsonValue started = parse_json(first->body);
-  const std::string path = started.find("path")->as_string();
-  const std::string upload = started.find("upload")->as_string();
-  auto submitted = client_->Post("/v1/jobs", excerpt_job(path), "application/json");
-  ASSERT_TRUE(submitted && submitted->status == 201) << (submitted ? submitted->body : "");
-  const std::string id = parse_json(submitted->body).find("id")->as_string();
+  const auto [path, upload, id] = upload_and_submit("running.mzML", bytes);
+  ASSERT_FALSE(id.empty());
   const std::string append_url =
       "/v1/uploads/running.mzML?offset=" + std::to_string(bytes.size()) + "&upload=" + upload;
   // Held in "running" by the store alone, so that the check sees a running job for certain

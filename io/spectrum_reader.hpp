@@ -45,7 +45,10 @@ class SpectrumReader {
   virtual ~SpectrumReader() = default;
   // Parses `block`, appending complete spectra to `out`. Throws ParseError.
   virtual void feed(std::string_view block, std::vector<RawSpectrum>& out) = 0;
-  // Signals end of input; appends what remains. Throws ParseError if the file is truncated.
+  // Signals end of input; appends what remains. A file that ends early (inside a spectrum, or
+  // before its root element closes) is no error: the spectra before the cut are kept and
+  // stats() counts the problem "file ends early (truncated?)". Throws ParseError when what
+  // remains is malformed in another way.
   virtual void finish(std::vector<RawSpectrum>& out) = 0;
   virtual const ReadStats& stats() const = 0;
 };

@@ -389,8 +389,8 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
       stats_.first_skipped_at.emplace(kSkipTruncated, where);
       in_spectrum_ = false;
     } else {
-      where = "byte " + std::to_string(fed_bytes_) + ", the end of the file";
-      if (depth_ >= 1) where += ", inside <" + open_names_[std::min(depth_, kNamedDepth) - 1] + ">";
+      where = file_end_where(fed_bytes_,
+                             depth_ >= 1 ? open_names_[std::min(depth_, kNamedDepth) - 1] : "");
     }
     note_problem(stats_, kFileEndsEarly, 1, where);
   }

@@ -269,8 +269,8 @@ class MzxmlReader final : public SpectrumReader {
     if (!scans_.empty()) {
       where = "line " + std::to_string(scans_.back().start_line);
     } else {
-      where = "byte " + std::to_string(fed_bytes_) + ", the end of the file";
-      if (depth_ >= 1) where += ", inside <" + open_names_[std::min(depth_, kNamedDepth) - 1] + ">";
+      where = file_end_where(fed_bytes_,
+                             depth_ >= 1 ? open_names_[std::min(depth_, kNamedDepth) - 1] : "");
     }
     for (Scan& scan : scans_) {
       if (scan.finished) continue;

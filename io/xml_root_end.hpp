@@ -1,5 +1,7 @@
 // XmlRootEnd: where an XML document's root element ended, and the one rule for bytes after it
 // that are not well-formed XML: they are ignored, noted once as a data problem at that end tag.
+// Also how the expat readers name where a file that ends before its root closes ends
+// (file_end_where, below).
 //
 // Why: after the root element, expat's verdict depends on where the input was cut between
 // XML_Parse calls. "<mzML></mzML>\"\n\"\xf3!x!]-</mzML>" read whole is "invalid token" on line 2
@@ -39,6 +41,15 @@ inline constexpr const char* kBytesAfterRootIgnored =
 inline std::string root_end_where(const XmlRootEnd& end, std::string_view root_name) {
   return "</" + std::string(root_name) + "> on line " + std::to_string(end.line) + " (byte " +
          std::to_string(end.byte_offset) + ")";
+}
+
+// Where a file that ends before its root element closes ends, outside a spectrum: "byte 76, the
+// end of the file, inside <run>" for `file_bytes` 76 (the bytes the reader was fed) and
+// `innermost_open` "run" (the innermost open element the reader names; "" names none).
+inline std::string file_end_where(uint64_t file_bytes, std::string_view innermost_open) {
+  std::string where = "byte " + std::to_string(file_bytes) + ", the end of the file";
+  if (!innermost_open.empty()) where += ", inside <" + std::string(innermost_open) + ">";
+  return where;
 }
 
 }  // namespace ionflow

@@ -57,16 +57,4 @@ std::string UnfinishedJobInputs::job_reading(const JobStore& store, const std::s
   return found == job_by_input_.end() ? "" : found->second;
 }
 
-std::string unfinished_job_reading(const JobStore& store, const std::string& path) {
-  const std::string wanted = comparable(path);
-  for (JobState state : {JobState::kQueued, JobState::kRunning}) {
-    for (const JobRecord& job : store.list(state, std::numeric_limits<int>::max())) {
-      for (const std::string& input : job_input_paths(job)) {
-        if (comparable(input) == wanted) return job.id;
-      }
-    }
-  }
-  return "";
-}
-
 }  // namespace ionflow

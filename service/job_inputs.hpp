@@ -7,9 +7,9 @@
 // "database.fasta" (absolute paths: service/job_message.hpp, effective_parameters). Paths are
 // compared after std::filesystem::weakly_canonical, so that a symbolic link in either spelling
 // of the uploads directory does not hide the match.
-// Thread-safety: the functions as JobStore (each call reads the store's queued, then its running
-// jobs: a job claimed between the two reads is in both);
-// UnfinishedJobInputs is not thread-safe (the upload endpoint holds its lock around it).
+// Thread-safety: job_input_paths as JobStore; UnfinishedJobInputs is not thread-safe (the upload
+// endpoint holds its lock around it). It reads the store's queued, then its running jobs: a job
+// claimed between the two reads is in both.
 #pragma once
 
 #include <cstdint>
@@ -26,20 +26,17 @@ namespace ionflow {
 // (a record without effective parameters, or JSON that does not parse). Never throws.
 std::vector<std::string> job_input_paths(const JobRecord& job);
 
-// The id of a queued or running job of `store` that reads `path`, or "" when none does.
-// Throws what JobStore::list throws (a store that cannot be read).
-std::string unfinished_job_reading(const JobStore& store, const std::string& path);
-
-// The same question for every piece of an upload, without reading every queued job's record
-// each time: the inputs of the queued and running jobs are read once and kept until
-// JobStore::changes() moves (a job submitted, started, ended, requeued or cancelled). A piece
-// then costs one path resolution and a map look-up instead of a scan of the queue (measured
+// Which queued or running job reads a file, asked for every piece of an upload without reading
+// every queued job's record each time: the inputs of the queued and running jobs are read once and
+// kept until JobStore::changes() moves (a job submitted, started, ended, requeued or cancelled). A
+// piece then costs one path resolution and a map look-up instead of a scan of the queue (measured
 // 2026-12-06, 640 queued jobs of 20 inputs: 115 ms a scan, 7.6 us a piece from the kept
 // inputs). The inputs are resolved (weakly_canonical) when read: a symbolic link on a job's
 // input path changed later, with no change to the store, is seen at the store's next change.
 class UnfinishedJobInputs {
  public:
-  // As unfinished_job_reading(store, path), from the kept inputs when they are current.
+  // The id of a queued or running job of `store` that reads `path`, or "" when none does.
+  // Throws what JobStore::list throws (a store that cannot be read).
   std::string job_reading(const JobStore& store, const std::string& path);
 
  private:

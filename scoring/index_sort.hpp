@@ -19,9 +19,13 @@ namespace index_build {
 // index order. A stable LSD radix sort (2 passes of 16 bits, on `threads` threads) on the top 32
 // bits of each double — for positive IEEE 754 doubles integer order is value order; 32 bits resolve
 // about 0.001 Da at 1000-2000 Da — then a stable insertion sort on the exact values, which only
-// moves the few peptides sharing such a bucket. Several times faster than std::sort on
+// moves the few peptides sharing such a bucket (on the values gathered in radix order, so
+// without a random read per comparison: 42.6 M peptides of an open search took ~2.4 s of one
+// thread in that step reading masses[order[j]]). Several times faster than std::sort on
 // (mass, index) pairs at millions of peptides.
-std::vector<uint32_t> mass_order(const std::vector<double>& masses, int threads);
+// Throws BuildCancelled between its passes once `cancel` (may be null) is set.
+std::vector<uint32_t> mass_order(const std::vector<double>& masses, int threads,
+                                 const std::atomic<bool>* cancel = nullptr);
 
 // Sorts the records of all `slices` (consumed) into one vector with `less`, which must order by
 // sequence first (Residues::compare): a counting sort on the first three residues (5 bits each,

@@ -539,10 +539,11 @@ void GroupPass::fill(const std::vector<ColumnSizes>& offsets, const NullPool& nu
   });
 }
 
-// Step 4: sorts by neutral mass, ties in build order (deterministic). Only masses and records
-// move: the shared buffers stay in build (sequence) order.
-void sort_by_mass(Columns& columns, int threads) {
-  const std::vector<uint32_t> order = mass_order(columns.masses, threads);
+// Step 4: sorts by neutral mass, ties in build order (deterministic; BuildCancelled between the
+// sort's passes once `cancel` is set). Only masses and records move: the shared buffers stay in
+// build (sequence) order.
+void sort_by_mass(Columns& columns, int threads, const std::atomic<bool>* cancel) {
+  const std::vector<uint32_t> order = mass_order(columns.masses, threads, cancel);
   std::vector<double> sorted_masses(columns.masses.size());
   std::vector<PeptideRecord> sorted(columns.peptides.size());
   parallel_slices(threads, order.size(), [&](size_t, size_t first, size_t last) {
@@ -585,7 +586,7 @@ std::shared_ptr<PeptideIndex> build_from_records(std::vector<std::vector<Record>
   records.clear();
   records.shrink_to_fit();
 
-  sort_by_mass(columns, threads);
+  sort_by_mass(columns, threads, cancel);
   index->adopt_built_columns(std::move(columns.masses), std::move(columns.peptides),
                              std::move(columns.residues), std::move(columns.placed),
                              std::move(columns.occurrences));

@@ -28,8 +28,9 @@
 // job or route, 405 a known route with another method (Allow header lists the methods), 409
 // wrong state, 413 body too large, 429 queue full (Retry-After header).
 // Thread-safety: requests are served on GuardedHttpServer's workers; stop() may be called from
-// any thread. Connections beyond Options::http_limits get 503 at once (see
-// guarded_http_server.hpp).
+// any thread. A job reading uploaded files is inserted under the UploadGate that upload pieces
+// are checked and written under (job_inputs.hpp). Connections beyond Options::http_limits get 503
+// at once (see guarded_http_server.hpp).
 #pragma once
 
 #include <cstddef>

@@ -257,7 +257,7 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
   for (const auto& id : cancelled) {
     spdlog::info("job {}: was running with a cancel requested when the service stopped; cancelled",
                  id);
-    scheduler.remove_empty_output_directory(id);
+    scheduler.remove_partial_output(id);
   }
   std::unique_ptr<QueueConsumer> queue;
   if (!o.queue.empty()) {

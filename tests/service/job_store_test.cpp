@@ -137,7 +137,7 @@ TEST_F(JobStoreTest, CancelsQueuedAtOnceAndFlagsRunning) {
     EXPECT_FALSE(store.claim_next());
   }
   // A job whose cancel was requested is not run again after a crash; it is reported as
-  // cancelled so (the service then removes its empty output directory), "b" ended before.
+  // cancelled so (the service then removes what it left in its output directory), "b" ended before.
   std::vector<std::string> requeued, cancelled;
   JobStore reopened(db(), &requeued, &cancelled);
   EXPECT_TRUE(requeued.empty());  // and not reported as requeued (the log said so)

@@ -126,7 +126,8 @@ struct HttpApi::Impl {
   // Taken after the upload gate, never before (job_inputs.hpp).
   std::mutex submit_mutex;
   // Upload pieces are checked and written under it, and jobs reading uploads inserted.
-  UploadGate upload_gate;
+  std::unique_ptr<UploadGate> own_upload_gate;  // when Options::upload_gate is null
+  UploadGate& upload_gate;
   WebApi web;  // the web page and its endpoints (service/web_api.hpp)
 
   Impl(JobStore& s, Scheduler& sc, SearchRuntime& r, const Unimod& u, Metrics& m, Options o)
@@ -137,7 +138,10 @@ struct HttpApi::Impl {
         metrics(m),
         options(std::move(o)),
         server(with_body_limit(options.http_limits, options.max_body_bytes)),
-        upload_gate(s, options.uploads_directory),
+        own_upload_gate(options.upload_gate
+                            ? nullptr
+                            : std::make_unique<UploadGate>(s, options.uploads_directory)),
+        upload_gate(options.upload_gate ? *options.upload_gate : *own_upload_gate),
         web(s, u, upload_gate, {options.data_roots, options.uploads_directory}) {
     control = options.scorer_control;
     if (!control) {

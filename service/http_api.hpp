@@ -42,6 +42,7 @@
 #include "actors/search_runtime.hpp"
 #include "scoring/unimod.hpp"
 #include "service/guarded_http_server.hpp"
+#include "service/job_inputs.hpp"
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
@@ -63,6 +64,9 @@ class HttpApi {
     HttpConnectionLimits http_limits;
     // Where PUT /v1/uploads/NAME writes (inside a data root, so jobs may read it); "" = none.
     std::string uploads_directory;
+    // The gate over uploads_directory, shared with whatever else records jobs in the store (the
+    // Redis queue's consumer); nullptr = one of its own. Must outlive the HttpApi.
+    UploadGate* upload_gate = nullptr;
   };
   HttpApi(JobStore& store, Scheduler& scheduler, SearchRuntime& runtime, const Unimod& unimod,
           Metrics& metrics, Options options);

@@ -83,6 +83,14 @@ void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& com
   }
 }
 
+void remove_temporary_results(const std::string& output_directory) {
+  for (const std::string& name : result_file_names_touched()) {
+    const fs::path tmp = temporary_file_name((fs::path(output_directory) / name).string());
+    std::error_code ec;
+    if (fs::is_regular_file(fs::symlink_status(tmp, ec))) fs::remove(tmp, ec);
+  }
+}
+
 void remove_stale_results(const JobSpec& spec) {
   std::vector<std::string> written;
   try {

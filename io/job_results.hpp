@@ -37,6 +37,14 @@ std::vector<std::string> result_file_names_touched();
 // failed re-run keeps the previous run's results. Never throws.
 void remove_job_outputs(const JobSpec& spec, const std::vector<std::string>& committed);
 
+// After a job ended without results (failed, cancelled, or found cancelled when the service
+// restarted): removes from its `output_directory` the temporary result files a run may have left
+// there, "<name>.tmp" for every name of result_file_names_touched(), whichever formats the job
+// asked for. A process killed while writing (kill -9) ran neither PendingFiles' destructor nor
+// remove_job_outputs. Only regular files of those names go: a finished result, a user's file and
+// anything else at those names stay. Never throws.
+void remove_temporary_results(const std::string& output_directory);
+
 // After a job's results are committed: removes from its output directory the result files of
 // the formats it did not write ("results.pin" of an earlier run with "pin", "results.tsv" after a
 // run with zstd, which wrote "results.tsv.zst"), so that the directory holds one run's results.

@@ -25,6 +25,7 @@
 #include "service/guarded_http_server.hpp"
 #include "service/http_head_check.hpp"
 #include "service/http_reply.hpp"
+#include "service/job_inputs.hpp"
 #include "service/job_message.hpp"
 #include "service/summary_report.hpp"
 #include "service/web_api.hpp"
@@ -122,7 +123,11 @@ struct HttpApi::Impl {
   std::unique_ptr<ScorerControl> own_control;  // when Options::scorer_control is null
   ScorerControl* control = nullptr;
   // Makes "count the queued jobs, then insert" one step, so max_queued_jobs holds exactly.
+  // Taken after the upload gate, never before (job_inputs.hpp).
   std::mutex submit_mutex;
+  // Upload pieces are checked and written under it, and jobs reading uploads inserted.
+  std::unique_ptr<UploadGate> own_upload_gate;  // when Options::upload_gate is null
+  UploadGate& upload_gate;
   WebApi web;  // the web page and its endpoints (service/web_api.hpp)
 
   Impl(JobStore& s, Scheduler& sc, SearchRuntime& r, const Unimod& u, Metrics& m, Options o)
@@ -133,7 +138,11 @@ struct HttpApi::Impl {
         metrics(m),
         options(std::move(o)),
         server(with_body_limit(options.http_limits, options.max_body_bytes)),
-        web(s, u, {options.data_roots, options.uploads_directory}) {
+        own_upload_gate(options.upload_gate
+                            ? nullptr
+                            : std::make_unique<UploadGate>(s, options.uploads_directory)),
+        upload_gate(options.upload_gate ? *options.upload_gate : *own_upload_gate),
+        web(s, u, upload_gate, {options.data_roots, options.uploads_directory}) {
     control = options.scorer_control;
     if (!control) {
       own_control = std::make_unique<ScorerControl>(runtime, nullptr, ScorerControl::Options{});
@@ -300,6 +309,10 @@ struct HttpApi::Impl {
     record.submitted_json = req.body;
     record.effective_json = parsed.spec.effective_parameters_json;
     {
+      // A job reading an uploaded file is inserted under the upload gate: no piece of that file
+      // is written between its check and its write once the job is queued (job_inputs.hpp).
+      const std::unique_lock<std::mutex> uploads =
+          upload_gate.hold_for_job(job_input_paths(record));
       std::lock_guard<std::mutex> lock(submit_mutex);
       const auto counts = store.count_by_state();
       const auto queued = counts.find(JobState::kQueued);

@@ -28,8 +28,9 @@
 // job or route, 405 a known route with another method (Allow header lists the methods), 409
 // wrong state, 413 body too large, 429 queue full (Retry-After header).
 // Thread-safety: requests are served on GuardedHttpServer's workers; stop() may be called from
-// any thread. Connections beyond Options::http_limits get 503 at once (see
-// guarded_http_server.hpp).
+// any thread. A job reading uploaded files is inserted under the UploadGate that upload pieces
+// are checked and written under (job_inputs.hpp). Connections beyond Options::http_limits get 503
+// at once (see guarded_http_server.hpp).
 #pragma once
 
 #include <cstddef>
@@ -41,6 +42,7 @@
 #include "actors/search_runtime.hpp"
 #include "scoring/unimod.hpp"
 #include "service/guarded_http_server.hpp"
+#include "service/job_inputs.hpp"
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/scheduler.hpp"
@@ -62,6 +64,9 @@ class HttpApi {
     HttpConnectionLimits http_limits;
     // Where PUT /v1/uploads/NAME writes (inside a data root, so jobs may read it); "" = none.
     std::string uploads_directory;
+    // The gate over uploads_directory, shared with whatever else records jobs in the store (the
+    // Redis queue's consumer); nullptr = one of its own. Must outlive the HttpApi.
+    UploadGate* upload_gate = nullptr;
   };
   HttpApi(JobStore& store, Scheduler& scheduler, SearchRuntime& runtime, const Unimod& unimod,
           Metrics& metrics, Options options);

@@ -1,8 +1,10 @@
 #include "service/job_inputs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <system_error>
+#include <utility>
 
 #include "service/json_value.hpp"
 
@@ -16,6 +18,14 @@ std::string comparable(const std::string& path) {
   std::error_code ec;
   const fs::path canonical = fs::weakly_canonical(path, ec);
   return ec ? fs::path(path).lexically_normal().string() : canonical.string();
+}
+
+// Whether `path` lies inside `directory` (both comparable), at any depth.
+bool inside(const fs::path& path, fs::path directory) {
+  if (!directory.has_filename()) directory = directory.parent_path();  // "/data/uploads/"
+  const auto [in_directory, in_path] =
+      std::mismatch(directory.begin(), directory.end(), path.begin(), path.end());
+  return in_directory == directory.end() && in_path != path.end();
 }
 
 }  // namespace
@@ -55,6 +65,30 @@ std::string UnfinishedJobInputs::job_reading(const JobStore& store, const std::s
   }
   const auto found = job_by_input_.find(comparable(path));
   return found == job_by_input_.end() ? "" : found->second;
+}
+
+UploadGate::UploadGate(const JobStore& store, std::string uploads_directory)
+    : store_(store), uploads_directory_(std::move(uploads_directory)) {}
+
+std::string UploadGate::write_unless_read(const std::string& path,
+                                          const std::function<void()>& write) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(path, ec))) {
+    std::string job = unfinished_.job_reading(store_, path);
+    if (!job.empty()) return job;
+  }
+  write();
+  return "";
+}
+
+std::unique_lock<std::mutex> UploadGate::hold_for_job(const std::vector<std::string>& inputs) {
+  if (uploads_directory_.empty()) return {};
+  const fs::path uploads = comparable(uploads_directory_);
+  for (const std::string& input : inputs) {
+    if (inside(comparable(input), uploads)) return std::unique_lock<std::mutex>(mutex_);
+  }
+  return {};
 }
 
 }  // namespace ionflow

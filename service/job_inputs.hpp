@@ -7,14 +7,19 @@
 // "database.fasta" (absolute paths: service/job_message.hpp, effective_parameters). Paths are
 // compared after std::filesystem::weakly_canonical, so that a symbolic link in either spelling
 // of the uploads directory does not hide the match.
-// Thread-safety: job_input_paths as JobStore; UnfinishedJobInputs is not thread-safe (the upload
-// endpoint holds its lock around it). It reads the store's queued, then its running jobs: a job
-// claimed between the two reads is in both.
+// The rule holds only if no job can become queued between a piece's check and its write:
+// UploadGate makes the two one step, and the insertion of a job that reads uploaded files
+// another, under one lock.
+// Thread-safety: job_input_paths as JobStore; UnfinishedJobInputs is not thread-safe (UploadGate
+// holds its lock around it); UploadGate is. UnfinishedJobInputs reads the store's queued, then
+// its running jobs: a job claimed between the two reads is in both.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -42,6 +47,46 @@ class UnfinishedJobInputs {
  private:
   uint64_t changes_ = std::numeric_limits<uint64_t>::max();  // none read yet
   std::map<std::string, std::string> job_by_input_;          // comparable path -> a job id
+};
+
+// The one lock under which an upload piece is checked and written, and under which a job that
+// reads uploaded files is inserted into the store, so that neither comes between the other's
+// two steps. (Before it, a job submitted between a piece's check, "no queued or running job reads
+// this file", and its write saw its input replaced or appended to while it was queued.)
+//
+// Lock order: the gate first; then whatever the caller takes while holding it (HttpApi's submit
+// mutex), then JobStore's own mutex (taken inside the store's calls, which never call back).
+// No lock holder here waits for the gate, so there is no cycle. The gate is held over one
+// piece's check and write (at most --max-body-bytes of disk I/O) or one job's insertion: never
+// over parsing a job message or checking its inputs, and a job that reads no uploaded file does
+// not take it at all.
+// Thread-safety: all methods may be called from any thread.
+class UploadGate {
+ public:
+  // `store` must outlive the gate. `uploads_directory`: where uploads are written (the same as
+  // the upload endpoint's); "" = none, so that no job waits.
+  UploadGate(const JobStore& store, std::string uploads_directory);
+  UploadGate(const UploadGate&) = delete;
+  UploadGate& operator=(const UploadGate&) = delete;
+
+  // Under the gate: when `path` exists and a queued or running job reads it, returns that job's
+  // id and does not call `write`; otherwise calls `write` (one piece's write) and returns "".
+  // A path with nothing at it is read by no job that can still start on it (a job's inputs are
+  // checked when it is submitted), so it is not looked up. Throws what JobStore::list throws,
+  // and what `write` throws.
+  std::string write_unless_read(const std::string& path, const std::function<void()>& write);
+
+  // The gate, for the caller to hold while it inserts a job reading `inputs` (absolute paths,
+  // job_input_paths), when one of them lies in the uploads directory; a lock that holds nothing
+  // otherwise. REQUIRES: the caller holds no lock that a holder of the gate may wait for
+  // (HttpApi's submit mutex: taken after this, never before).
+  std::unique_lock<std::mutex> hold_for_job(const std::vector<std::string>& inputs);
+
+ private:
+  const JobStore& store_;
+  const std::string uploads_directory_;
+  std::mutex mutex_;
+  UnfinishedJobInputs unfinished_;  // under mutex_
 };
 
 }  // namespace ionflow

@@ -337,7 +337,11 @@ void QueueConsumer::take(RedisConnection& redis, const StreamEntry& entry, int64
   record.submitted_at = submitted_at;
   record.submitted_json = job_field->second;
   record.effective_json = parsed.spec.effective_parameters_json;
-  store_.begin_external(record);
+  {
+    std::unique_lock<std::mutex> uploads;
+    if (options_.upload_gate) uploads = options_.upload_gate->hold_for_job(job_input_paths(record));
+    store_.begin_external(record);
+  }
 
   auto job = std::make_shared<Running>();
   job->id = id;

@@ -34,6 +34,7 @@
 
 #include "actors/search_runtime.hpp"
 #include "scoring/unimod.hpp"
+#include "service/job_inputs.hpp"
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
 #include "service/queue_stream.hpp"
@@ -53,6 +54,10 @@ class QueueConsumer {
     double claim_idle_seconds = 60;
     int max_deliveries = 3;
     int concurrent_jobs = 1;
+    // A job reading files of the uploads directory is recorded in the store under this gate
+    // (the HTTP API's: job_inputs.hpp), so that no upload piece is written between its check and
+    // its write once the job runs; nullptr = none (no uploads). Must outlive the consumer.
+    UploadGate* upload_gate = nullptr;
   };
   QueueConsumer(JobStore& store, SearchRuntime& runtime, const Unimod& unimod, Metrics& metrics,
                 Options options);

@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include "io/job_results.hpp"
 #include "io/result_common.hpp"
 #include "service/summary_report.hpp"
 
@@ -29,9 +30,12 @@ std::string Scheduler::output_directory(const std::string& id) const {
 }
 
 // The search makes the output directory before reading any input, so a job that failed on its
-// first spectrum (or was cancelled before it wrote anything) left an empty DIR/jobs/<id>/.
-void Scheduler::remove_empty_output_directory(const std::string& id) const {
-  ::rmdir(output_directory(id).c_str());
+// first spectrum (or was cancelled before it wrote anything) left an empty DIR/jobs/<id>/; one
+// killed while writing its results left their .tmp files in it too.
+void Scheduler::remove_partial_output(const std::string& id) const {
+  const std::string directory = output_directory(id);
+  remove_temporary_results(directory);
+  ::rmdir(directory.c_str());
 }
 
 void Scheduler::start() {
@@ -165,6 +169,8 @@ void Scheduler::run_job(const JobRecord& record) {
     options.forced_index_cache_directory = options_.index_cache_directory;
     parsed = parse_job_message(record.effective_json, unimod_, options);
   } catch (const std::exception& e) {
+    // A requeued job whose input went away while the service was down: what its killed run left.
+    remove_partial_output(id);
     store_.finish_failed(id, e.what());
     metrics_.count_finished("failed", nullptr);
     spdlog::warn("job {}: failed: {}", id, e.what());
@@ -213,14 +219,14 @@ void Scheduler::run_job(const JobRecord& record) {
       spdlog::info("job {}: stopped by shutdown, requeued", id);
     } else {
       auto now = store_.get(id);
-      remove_empty_output_directory(id);
+      remove_partial_output(id);
       store_.finish_cancelled(id, now && !now->error.empty() ? now->error : e.what());
       metrics_.count_finished("cancelled", nullptr);
       spdlog::info("job {}: cancelled", id);
     }
   } catch (const std::exception& e) {
-    // Before the state: a client that sees "failed" sees no empty directory.
-    remove_empty_output_directory(id);
+    // Before the state: a client that sees "failed" sees no partial output.
+    remove_partial_output(id);
     store_.finish_failed(id, e.what());
     metrics_.count_finished("failed", nullptr);
     spdlog::warn("job {}: failed: {}", id, e.what());

@@ -3,10 +3,11 @@
 // end; the jobs running at once share the runtime's scorer pool.
 //
 // A job is re-read from its stored effective parameters (a complete job message) when it
-// starts, so a job requeued after a crash runs exactly as submitted; its results go to
-// <jobs directory>/<id>/, which is removed again when a job that failed or was cancelled (here,
-// or found so by a restart: remove_empty_output_directory) left it empty (never when it holds
-// anything: rmdir). Cancel: a queued job is cancelled in the store at once, a running one
+// starts, so a job requeued after a crash runs exactly as submitted (its run writes over what
+// the killed one left); its results go to <jobs directory>/<id>/. A job that failed or was
+// cancelled (here, or found so by a restart: remove_partial_output) leaves no temporary result
+// file there, and the directory is removed when nothing else is left in it (never when it holds
+// anything else: rmdir). Cancel: a queued job is cancelled in the store at once, a running one
 // through its JobControl. stop(): no new job is claimed; running
 // jobs get `grace` to finish, then are cancelled and put back in the queue (they run again at
 // the next start).
@@ -72,10 +73,13 @@ class Scheduler {
 
   // Where job `id`'s results go.
   std::string output_directory(const std::string& id) const;
-  // Removes job `id`'s output directory when it is empty (rmdir: one holding anything stays),
-  // for a job that ended without results: failed, cancelled here, or found cancelled when the
-  // store was opened (JobStore's `cancelled`).
-  void remove_empty_output_directory(const std::string& id) const;
+  // For a job that ended without results (failed, cancelled here, or found cancelled when the
+  // store was opened: JobStore's `cancelled`): removes the temporary result files in job `id`'s
+  // output directory (remove_temporary_results: "results.tsv.tmp", ..., which a process killed
+  // while writing leaves), then the directory when it is empty (rmdir: one holding anything
+  // else, a finished result or a user's file, stays). REQUIRES: no run of job `id` is writing
+  // there. Never throws.
+  void remove_partial_output(const std::string& id) const;
   const std::string& index_cache_directory() const { return options_.index_cache_directory; }
 
  private:

@@ -187,7 +187,8 @@ Scheduler::Options scheduler_options(const ServeOptions& o, const ServeSetup& se
 }
 
 // The Redis queue's options; throws std::invalid_argument for a bad --queue URL.
-QueueConsumer::Options queue_options(const ServeOptions& o, const ServeSetup& setup) {
+QueueConsumer::Options queue_options(const ServeOptions& o, const ServeSetup& setup,
+                                     UploadGate* upload_gate) {
   QueueConsumer::Options q;
   q.url = parse_redis_url(o.queue, "--queue");
   q.group = o.queue_group;
@@ -200,6 +201,7 @@ QueueConsumer::Options queue_options(const ServeOptions& o, const ServeSetup& se
   q.claim_idle_seconds = o.claim_idle_seconds;
   q.max_deliveries = o.max_deliveries;
   q.concurrent_jobs = o.concurrent_jobs;
+  q.upload_gate = upload_gate;
   return q;
 }
 
@@ -212,8 +214,8 @@ ScorerControl::Options control_options(const ServeOptions& o) {
   return c;
 }
 
-HttpApi::Options api_options(const ServeOptions& o, const ServeSetup& setup,
-                             ScorerControl* control) {
+HttpApi::Options api_options(const ServeOptions& o, const ServeSetup& setup, ScorerControl* control,
+                             UploadGate* upload_gate) {
   HttpApi::Options a;
   a.data_roots = setup.roots;
   a.max_body_bytes = static_cast<size_t>(o.max_body_bytes);
@@ -222,6 +224,7 @@ HttpApi::Options api_options(const ServeOptions& o, const ServeSetup& setup,
   a.http_limits.max_connections_per_address = o.max_connections_per_client;
   a.scorer_control = control;
   a.uploads_directory = setup.uploads;
+  a.upload_gate = upload_gate;
   return a;
 }
 
@@ -246,6 +249,9 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
   JobStore store((setup.data_dir / "jobs.sqlite3").string(), &requeued, &cancelled);
   for (const auto& id : requeued)
     spdlog::warn("job {}: was running when the service stopped; requeued", id);
+  // Upload pieces are written under it, and jobs reading uploads recorded: by the HTTP API and
+  // by the Redis queue's consumer alike (job_inputs.hpp).
+  UploadGate upload_gate(store, setup.uploads);
   Unimod unimod;
   // A long-running service checks the whole file at its start (~15 ms, once) rather than at
   // the first job naming a modification the lazy title index cannot answer.
@@ -257,18 +263,19 @@ int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& 
   for (const auto& id : cancelled) {
     spdlog::info("job {}: was running with a cancel requested when the service stopped; cancelled",
                  id);
-    scheduler.remove_empty_output_directory(id);
+    scheduler.remove_partial_output(id);
   }
   std::unique_ptr<QueueConsumer> queue;
   if (!o.queue.empty()) {
-    queue =
-        std::make_unique<QueueConsumer>(store, runtime, unimod, metrics, queue_options(o, setup));
+    queue = std::make_unique<QueueConsumer>(store, runtime, unimod, metrics,
+                                            queue_options(o, setup, &upload_gate));
   }
   auto backlog = [&scheduler, &queue] {
     return scheduler.backlog_chunks() + (queue ? queue->backlog_chunks() : 0);
   };
   ScorerControl control(runtime, backlog, control_options(o));
-  HttpApi api(store, scheduler, runtime, unimod, metrics, api_options(o, setup, &control));
+  HttpApi api(store, scheduler, runtime, unimod, metrics,
+              api_options(o, setup, &control, &upload_gate));
   const int bound_port = api.bind(setup.host, setup.port);
   scheduler.start();
   if (queue) queue->start();

@@ -88,11 +88,11 @@ struct WebApi::Impl {
   ResultCache cache{2};
   std::once_flag modifications_once;
   std::unique_ptr<ModificationSearch> modifications;
-  std::mutex upload_mutex;
-  std::unique_ptr<UploadFiles> upload_files;  // under upload_mutex
-  UnfinishedJobInputs unfinished_inputs;      // under upload_mutex
+  UploadGate& upload_gate;
+  std::unique_ptr<UploadFiles> upload_files;  // used under upload_gate only
 
-  Impl(JobStore& s, const Unimod& u, Options o) : store(s), unimod(u), options(std::move(o)) {}
+  Impl(JobStore& s, const Unimod& u, UploadGate& g, Options o)
+      : store(s), unimod(u), options(std::move(o)), upload_gate(g) {}
 
   // The done job `id`, or an error reply (false).
   bool done_job(const std::string& id, httplib::Response& res, JobRecord& out) {
@@ -237,30 +237,30 @@ struct WebApi::Impl {
         return error(res, 400, "offset: expected a byte offset (digits), got " + text, "offset");
       }
     }
-    std::lock_guard<std::mutex> lock(upload_mutex);
-    std::error_code ec;
-    fs::create_directories(options.uploads_directory, ec);
     const fs::path path = fs::path(options.uploads_directory) / name;
+    const std::string upload = req.has_param("upload") ? req.get_param_value("upload") : "";
+    UploadPieceResult written;
     // A file a queued or running job reads is not changed under it (job_inputs.hpp): neither
     // replaced by a first piece nor appended to by a later one, whose job would otherwise read
     // a cut or a whole file depending on when it started. A job submitted before its input's
     // last piece reads what was there; its upload goes on (same offset and id) once the job
-    // has ended, e.g. after DELETE /v1/jobs/ID.
-    if (fs::exists(fs::symlink_status(path, ec))) {
-      if (const std::string job = unfinished_inputs.job_reading(store, path.string());
-          !job.empty()) {
-        JsonValue refused = JsonValue::object();
-        refused.set("error", "name: " + path.string() + " is an input of job " + job +
-                                 ", which has not finished: upload under another name, or once "
-                                 "the job has ended");
-        refused.set("field", "name");
-        refused.set("job", job);
-        return reply(res, 409, refused);
-      }
+    // has ended, e.g. after DELETE /v1/jobs/ID. The check and the write are one step under the
+    // gate, which a job reading uploads is also inserted under (POST /v1/jobs).
+    const std::string job = upload_gate.write_unless_read(path.string(), [&] {
+      std::error_code ec;
+      fs::create_directories(options.uploads_directory, ec);
+      if (!upload_files) upload_files = std::make_unique<UploadFiles>(options.uploads_directory);
+      written = upload_files->write_piece(name, offset, req.body, upload);
+    });
+    if (!job.empty()) {
+      JsonValue refused = JsonValue::object();
+      refused.set("error", "name: " + path.string() + " is an input of job " + job +
+                               ", which has not finished: upload under another name, or once "
+                               "the job has ended");
+      refused.set("field", "name");
+      refused.set("job", job);
+      return reply(res, 409, refused);
     }
-    if (!upload_files) upload_files = std::make_unique<UploadFiles>(options.uploads_directory);
-    const std::string upload = req.has_param("upload") ? req.get_param_value("upload") : "";
-    const UploadPieceResult written = upload_files->write_piece(name, offset, req.body, upload);
     JsonValue body = JsonValue::object();
     switch (written.status) {
       case UploadPieceResult::kWritten:
@@ -304,8 +304,8 @@ struct WebApi::Impl {
   }
 };
 
-WebApi::WebApi(JobStore& store, const Unimod& unimod, Options options)
-    : impl_(std::make_unique<Impl>(store, unimod, std::move(options))) {}
+WebApi::WebApi(JobStore& store, const Unimod& unimod, UploadGate& upload_gate, Options options)
+    : impl_(std::make_unique<Impl>(store, unimod, upload_gate, std::move(options))) {}
 WebApi::~WebApi() = default;
 
 bool WebApi::is_page_path(const std::string& path) {

@@ -16,11 +16,13 @@
 //                                      (a file is sent in pieces within --max-body-bytes;
 //                                      offset 0 starts it anew) -> {"path", "bytes"};
 //                                      409 naming "name" and "job" for any piece while a
-//                                      queued or running job reads the file (job_inputs.hpp)
+//                                      queued or running job reads the file (job_inputs.hpp:
+//                                      checked and written under the UploadGate)
 // Pages carry a Content-Security-Policy of default-src 'self' (no inline script, no other
 // host). They need no API token themselves (they hold no data); every /v1 endpoint does when
 // the server has one (the page asks for it once and sends it as the bearer token).
-// Thread-safety: handlers run on httplib's pool; the result cache is locked.
+// Thread-safety: handlers run on httplib's pool; the result cache is locked, the uploads are
+// written under the UploadGate.
 #pragma once
 
 #include <memory>
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "scoring/unimod.hpp"
+#include "service/job_inputs.hpp"
 #include "service/job_store.hpp"
 
 namespace httplib {
@@ -42,7 +45,9 @@ class WebApi {
     std::vector<std::string> data_roots;
     std::string uploads_directory;  // "" = uploads refused (403)
   };
-  WebApi(JobStore& store, const Unimod& unimod, Options options);
+  // `upload_gate` (over options.uploads_directory) must outlive the WebApi; POST /v1/jobs inserts
+  // jobs reading uploads under the same gate.
+  WebApi(JobStore& store, const Unimod& unimod, UploadGate& upload_gate, Options options);
   ~WebApi();
   WebApi(const WebApi&) = delete;
   WebApi& operator=(const WebApi&) = delete;

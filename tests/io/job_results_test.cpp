@@ -190,6 +190,28 @@ TEST(RemoveStaleResults, KeepsOnlyThisRunsFormatsAndFilesItDoesNotName) {
   fs::remove_all(spec.output_directory);
 }
 
+// What a job killed while writing leaves: every format's "<name>.tmp" goes, whatever the job
+// asked for; finished results, other names, and what is no regular file at those names stay.
+TEST(RemoveTemporaryResults, RemovesOnlyTheTemporaryNamesOfResultFiles) {
+  const std::string dir = temp_dir("temporaries");
+  for (const char* name :
+       {"results.tsv.tmp", "results.json.tmp", "results.mzid.zst.tmp", "results.pep.xml.tmp",
+        "results.tsv", "results.tsv.previous", "notes.tmp", "results.txt.tmp"}) {
+    std::ofstream(dir + "/" + name) << "x";
+  }
+  fs::create_directory(dir + "/results.pin.tmp");
+  fs::create_symlink(dir + "/notes.tmp", dir + "/results.pin.zst.tmp");
+  remove_temporary_results(dir);
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left,
+            (std::vector<std::string>{"notes.tmp", "results.pin.tmp", "results.pin.zst.tmp",
+                                      "results.tsv", "results.tsv.previous", "results.txt.tmp"}));
+  remove_temporary_results(dir + "/missing");  // no directory: nothing to do, no throw
+  fs::remove_all(dir);
+}
+
 TEST(WriteResultFormats, FullDiskNamesTheTemporaryFileAndTheReason) {
   JobSpec spec;
   spec.output_directory = temp_dir("full");

@@ -6,7 +6,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <future>
+#include <mutex>
+#include <thread>
 
+#include "serve_support.hpp"
 #include "service/job_inputs.hpp"
 
 namespace ionflow {
@@ -33,6 +38,15 @@ class JobStoreTest : public ::testing::Test {
     r.priority = priority;
     r.submitted_json = R"({"priority": )" + std::to_string(priority) + "}";
     r.effective_json = "{}";
+    return r;
+  }
+  // A queued job reading `spectra` and `fasta` (absolute paths), as its effective parameters
+  // name them (job_inputs.hpp).
+  static JobRecord job_reading(const std::string& id, const std::string& spectra,
+                               const std::string& fasta) {
+    JobRecord r = job(id, 0);
+    r.effective_json =
+        R"({"mzml_paths": [")" + spectra + R"("], "database": {"fasta": ")" + fasta + R"("}})";
     return r;
   }
 
@@ -123,7 +137,7 @@ TEST_F(JobStoreTest, CancelsQueuedAtOnceAndFlagsRunning) {
     EXPECT_FALSE(store.claim_next());
   }
   // A job whose cancel was requested is not run again after a crash; it is reported as
-  // cancelled so (the service then removes its empty output directory), "b" ended before.
+  // cancelled so (the service then removes what it left in its output directory), "b" ended before.
   std::vector<std::string> requeued, cancelled;
   JobStore reopened(db(), &requeued, &cancelled);
   EXPECT_TRUE(requeued.empty());  // and not reported as requeued (the log said so)
@@ -155,12 +169,7 @@ TEST_F(JobStoreTest, UnfinishedJobInputsFollowTheStore) {
   UnfinishedJobInputs inputs;
   const std::string spectra = (dir_ / "uploads" / "run.mgf").string();
   const std::string fasta = (dir_ / "uploads" / "db.fasta").string();
-  auto reading = [&](const std::string& id) {
-    JobRecord r = job(id, 0);
-    r.effective_json =
-        R"({"mzml_paths": [")" + spectra + R"("], "database": {"fasta": ")" + fasta + R"("}})";
-    return r;
-  };
+  auto reading = [&](const std::string& id) { return job_reading(id, spectra, fasta); };
   EXPECT_EQ(inputs.job_reading(store, spectra), "");
   const uint64_t before = store.changes();
   JobRecord a = reading("a");
@@ -186,6 +195,92 @@ TEST_F(JobStoreTest, UnfinishedJobInputsFollowTheStore) {
   EXPECT_EQ(UnfinishedJobInputs().job_reading(store, fasta), "b");  // a fresh read agrees
   store.request_cancel("b", "cancelled by client");                 // queued: cancelled at once
   EXPECT_EQ(inputs.job_reading(store, fasta), "");
+}
+
+// Which jobs' insertion takes the upload gate: those with an input inside the uploads directory,
+// however the path is spelt; a job reading other files never waits for a piece.
+TEST_F(JobStoreTest, UploadGateHoldsOnlyForJobsReadingUploadedFiles) {
+  JobStore store(db());
+  const fs::path uploads = dir_ / "uploads";
+  fs::create_directories(uploads);
+  fs::create_directory_symlink(uploads, dir_ / "alias");
+  UploadGate gate(store, uploads.string());
+  const std::string fasta = (dir_ / "data" / "db.fasta").string();
+  EXPECT_TRUE(gate.hold_for_job({(uploads / "run.mgf").string(), fasta}).owns_lock());
+  EXPECT_TRUE(
+      gate.hold_for_job({fasta, (uploads / "sub" / ".." / "db.fasta").string()}).owns_lock());
+  EXPECT_TRUE(gate.hold_for_job({(dir_ / "alias" / "run.mgf").string()}).owns_lock());
+  EXPECT_FALSE(gate.hold_for_job({(dir_ / "data" / "run.mgf").string(), fasta}).owns_lock());
+  EXPECT_FALSE(gate.hold_for_job({(dir_ / "uploads-old" / "run.mgf").string()}).owns_lock());
+  EXPECT_FALSE(gate.hold_for_job({}).owns_lock());
+  UploadGate no_uploads(store, "");
+  EXPECT_FALSE(no_uploads.hold_for_job({(uploads / "run.mgf").string()}).owns_lock());
+}
+
+// A piece's check and write are one step, and a job reading the file is inserted under the same
+// lock: the job is queued either before the check (the piece is refused, nothing written) or
+// after the write (it reads the whole piece), never between the two.
+TEST_F(JobStoreTest, UploadGateMakesAPiecesCheckAndWriteOneStepWithAJobsInsertion) {
+  JobStore store(db());
+  const fs::path uploads = dir_ / "uploads";
+  fs::create_directories(uploads);
+  const std::string spectra = (uploads / "run.mgf").string();
+  const std::string fasta = (uploads / "db.fasta").string();
+  std::ofstream(spectra) << "BEGIN IONS\n";
+  std::ofstream(fasta) << ">P1\nPEPTIDEK\n";
+  UploadGate gate(store, uploads.string());
+  JobRecord a = job_reading("a", spectra, fasta);
+  std::mutex* const gate_mutex = gate.hold_for_job(job_input_paths(a)).mutex();
+  ASSERT_NE(gate_mutex, nullptr);
+
+  // A piece being written holds the gate; a job reading its file waits until it is written.
+  std::promise<void> writing, written;
+  std::string piece_refused_by = "not asked";
+  std::thread piece([&] {
+    piece_refused_by = gate.write_unless_read(spectra, [&] {
+      writing.set_value();
+      written.get_future().wait();
+      std::ofstream(spectra, std::ios::app) << "END IONS\n";
+    });
+  });
+  writing.get_future().wait();
+  EXPECT_FALSE(gate_mutex->try_lock());  // held by the piece's thread (this one does not own it)
+  std::thread submit([&] {
+    const std::unique_lock<std::mutex> hold = gate.hold_for_job(job_input_paths(a));
+    store.insert(a);
+  });
+  EXPECT_FALSE(store.get("a").has_value());
+  written.set_value();
+  piece.join();
+  submit.join();
+  EXPECT_EQ(piece_refused_by, "");
+  EXPECT_EQ(serve_test::read_file(spectra), "BEGIN IONS\nEND IONS\n");
+  ASSERT_TRUE(store.get("a").has_value());
+  EXPECT_EQ(store.get("a")->state, JobState::kQueued);
+
+  // Now the job is queued: the next piece of its file is refused, its write never called.
+  bool wrote = false;
+  EXPECT_EQ(gate.write_unless_read(spectra, [&] { wrote = true; }), "a");
+  EXPECT_FALSE(wrote);
+
+  // The other order: a piece that comes while a job reading its file is being inserted waits for
+  // the insertion, then is refused.
+  const std::string other = (uploads / "other.mgf").string();
+  std::ofstream(other) << "BEGIN IONS\n";
+  JobRecord b = job_reading("b", other, fasta);
+  std::string other_refused_by = "not asked";
+  {
+    std::unique_lock<std::mutex> hold = gate.hold_for_job(job_input_paths(b));
+    EXPECT_TRUE(hold.owns_lock());
+    std::thread late_piece(
+        [&] { other_refused_by = gate.write_unless_read(other, [&] { wrote = true; }); });
+    store.insert(b);
+    hold.unlock();
+    late_piece.join();
+  }
+  EXPECT_EQ(other_refused_by, "b");
+  EXPECT_FALSE(wrote);
+  EXPECT_EQ(serve_test::read_file(other), "BEGIN IONS\n");
 }
 
 }  // namespace

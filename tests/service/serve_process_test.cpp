@@ -1,7 +1,8 @@
 // `ionflow serve` as a process: a job left "running" by a killed server is run again at the next
 // start (one whose cancel was requested ends cancelled, its empty output directory removed),
-// SIGTERM stops the server with exit code 0. Uses the built executable (skipped when it is
-// not built or the build has no HTTP support).
+// the temporary result files a server killed while writing left are removed with the job that
+// ends without results, SIGTERM stops the server with exit code 0. Uses the built executable
+// (skipped when it is not built or the build has no HTTP support).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <thread>
 
+#include "serve_support.hpp"
 #include "service/http_api.hpp"
 #include "service/job_message.hpp"
 #include "service/job_store.hpp"
@@ -66,6 +68,32 @@ class ServeProcessTest : public ::testing::Test {
     return 0;
   }
 
+  // A job message over the excerpt FASTA and `mzml`.
+  static std::string excerpt_job(const std::string& mzml) {
+    return R"({"database": {"fasta": ")" + kData +
+           R"(/bsa_target_decoy_excerpt.fasta"}, "mzml_paths": [")" + mzml + R"("]})";
+  }
+
+  // Stores job `id` of `message` as a server killed while running it leaves it: "running" (a
+  // cancel requested when `cancel`), no process running it. Its inputs are checked against the
+  // server's data roots (--data-root kData, and DIR/uploads).
+  void store_running_job(JobStore& store, const std::string& id, const std::string& message,
+                         bool cancel) {
+    Unimod unimod;
+    JobMessageOptions options;
+    options.data_roots = {kData, (dir_ / "uploads").string()};
+    ParsedJob parsed = parse_job_message(message, unimod, options);
+    JobRecord record;
+    record.id = id;
+    record.submitted_json = message;
+    record.effective_json = parsed.spec.effective_parameters_json;
+    store.insert(record);
+    ASSERT_EQ(store.claim_next()->id, id);
+    if (cancel) {
+      ASSERT_EQ(store.request_cancel(id, "cancelled by client"), JobState::kRunning);
+    }
+  }
+
   fs::path dir_;
   pid_t pid_ = -1;
 };
@@ -74,28 +102,13 @@ TEST_F(ServeProcessTest, RunsAJobLeftRunningByAKilledServerThenStopsOnSigterm) {
   // The state a kill -9 leaves: the store says "running", no process runs the job.
   std::string id = "jkilled";
   {
-    Unimod unimod;
-    JobMessageOptions options;
-    options.data_roots = {kData};
-    std::string message = R"({"database": {"fasta": ")" + kData +
-                          R"(/bsa_target_decoy_excerpt.fasta"}, "mzml_paths": [")" + kData +
-                          R"(/BSA1_excerpt.mzML"]})";
-    ParsedJob parsed = parse_job_message(message, unimod, options);
+    const std::string message = excerpt_job(kData + "/BSA1_excerpt.mzML");
     JobStore store((dir_ / "jobs.sqlite3").string());
-    JobRecord record;
-    record.id = id;
-    record.submitted_json = message;
-    record.effective_json = parsed.spec.effective_parameters_json;
-    store.insert(record);
-    ASSERT_EQ(store.claim_next()->id, id);
+    store_running_job(store, id, message, false);
     // Two jobs cancelled while running, the server killed before they stopped: one whose
     // output directory the search had made (empty), one whose directory holds a file.
     for (const char* cancelled : {"jcancelled", "jcancelledkept"}) {
-      JobRecord r = record;
-      r.id = cancelled;
-      store.insert(r);
-      ASSERT_EQ(store.claim_next()->id, cancelled);
-      ASSERT_EQ(store.request_cancel(cancelled, "cancelled by client"), JobState::kRunning);
+      store_running_job(store, cancelled, message, true);
       fs::create_directories(dir_ / "jobs" / cancelled);
     }
     std::ofstream(dir_ / "jobs" / "jcancelledkept" / "notes.txt") << "kept\n";
@@ -132,6 +145,62 @@ TEST_F(ServeProcessTest, RunsAJobLeftRunningByAKilledServerThenStopsOnSigterm) {
   pid_ = -1;
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// A server killed (kill -9) while its jobs wrote their results leaves "<name>.tmp" files in their
+// directories (PendingFiles' destructor never ran). At the restart a job found cancelled loses
+// them, and its directory when nothing else is in it (a finished result or another file stays);
+// a requeued job writes over them; a requeued job that fails (its input gone meanwhile) loses
+// them too. The kill itself is the store's state and the files it leaves: a real kill -9 lands
+// in the writer's few milliseconds only by chance.
+TEST_F(ServeProcessTest, RemovesTheTemporaryResultsAKilledServerLeftOfJobsEndingWithoutResults) {
+  const fs::path uploads = dir_ / "uploads";
+  fs::create_directories(uploads);
+  fs::copy_file(kData + "/BSA1_excerpt.mzML", uploads / "gone.mzML");
+  {
+    JobStore store((dir_ / "jobs.sqlite3").string());
+    store_running_job(store, "jrerun", excerpt_job(kData + "/BSA1_excerpt.mzML"), false);
+    store_running_job(store, "jgone", excerpt_job((uploads / "gone.mzML").string()), false);
+    for (const char* cancelled : {"jcancelledtmp", "jcancelledmixed"}) {
+      store_running_job(store, cancelled, excerpt_job(kData + "/BSA1_excerpt.mzML"), true);
+    }
+  }
+  fs::remove(uploads / "gone.mzML");
+  auto leave = [&](const std::string& id, const std::string& name) {
+    fs::create_directories(dir_ / "jobs" / id);
+    std::ofstream(dir_ / "jobs" / id / name) << "psm_id\tfilename\n1\tcut";
+  };
+  for (const char* id : {"jrerun", "jgone", "jcancelledtmp", "jcancelledmixed"}) {
+    for (const char* name : {"results.tsv.tmp", "results.json.tmp"}) leave(id, name);
+  }
+  leave("jcancelledtmp", "results.pin.zst.tmp");  // any format's, not only the job's own
+  leave("jcancelledmixed", "results.tsv");        // committed before the kill: a finished result
+  std::ofstream(dir_ / "jobs" / "jcancelledmixed" / "notes.tmp") << "not ionflow's\n";
+
+  const int port = start_server();
+  ASSERT_GT(port, 0) << "server did not start";
+  httplib::Client client("127.0.0.1", port);
+  EXPECT_EQ(serve_test::wait_for_end(client, "jrerun"), "done");
+  EXPECT_EQ(serve_test::wait_for_end(client, "jgone"), "failed");
+  for (const char* cancelled : {"jcancelledtmp", "jcancelledmixed"}) {
+    EXPECT_EQ(serve_test::job_state(client, cancelled), "cancelled") << cancelled;
+  }
+  using ::testing::UnorderedElementsAre;
+  EXPECT_THAT(serve_test::results_files(dir_ / "jobs" / "jrerun"),
+              UnorderedElementsAre("results.tsv", "results.json"));
+  const std::string rerun = serve_test::read_file(dir_ / "jobs" / "jrerun" / "results.tsv");
+  EXPECT_EQ(rerun.rfind("psm_id\tfilename\tscannr\t", 0), 0u);  // the writer's, not the cut file
+  EXPECT_EQ(rerun.find("\tcut"), std::string::npos);
+  EXPECT_NE(serve_test::read_file(dir_ / "jobs" / "jrerun" / "results.json")
+                .find("\"job_id\": \"jrerun\""),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "jobs" / "jgone"));
+  EXPECT_FALSE(fs::exists(dir_ / "jobs" / "jcancelledtmp"));
+  EXPECT_THAT(serve_test::results_files(dir_ / "jobs" / "jcancelledmixed"),
+              UnorderedElementsAre("results.tsv"));
+  EXPECT_EQ(serve_test::read_file(dir_ / "jobs" / "jcancelledmixed" / "results.tsv"),
+            "psm_id\tfilename\n1\tcut");
+  EXPECT_TRUE(fs::exists(dir_ / "jobs" / "jcancelledmixed" / "notes.tmp"));
 }
 
 }  // namespace

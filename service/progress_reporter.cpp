@@ -7,6 +7,11 @@
 
 namespace ionflow {
 
+JobProgress progress_as_of(JobProgress last, double seconds_running) {
+  last.elapsed_seconds = std::max(last.elapsed_seconds, seconds_running);
+  return last;
+}
+
 double progress_fraction(const JobProgress& p) {
   if (p.stage == "done") return 1.0;
   // Reading is the first 10%, scoring the other 90%, so the figure never goes back when the

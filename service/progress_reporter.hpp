@@ -18,6 +18,10 @@ namespace ionflow {
 // Fraction done in [0, 1], never decreasing over a job: 0-0.1 while reading (bytes read / total),
 // 0.1-1 while scoring (chunks scored / chunks), 1 when done.
 double progress_fraction(const JobProgress& p);
+// A running job's progress as a poll sees it: `last` (the pipeline's latest event) with
+// elapsed_seconds at least `seconds_running` (since the job started; the pipeline sends no event
+// while it builds a large index — a reviewer's open search showed 0.064 s for 10 s).
+JobProgress progress_as_of(JobProgress last, double seconds_running);
 // "scoring  42%  1120 spectra  530/1110 queries  3/6 chunks  12.5 s" (no newline).
 std::string format_progress(const JobProgress& p);
 

@@ -9,6 +9,7 @@
 
 #include "io/job_results.hpp"
 #include "io/result_common.hpp"
+#include "service/progress_reporter.hpp"
 #include "service/summary_report.hpp"
 
 namespace ionflow {
@@ -77,7 +78,9 @@ std::optional<JobProgress> Scheduler::progress(const std::string& id) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = running_.find(id);
   if (it == running_.end()) return std::nullopt;
-  return it->second->progress;
+  const std::chrono::duration<double> running =
+      std::chrono::steady_clock::now() - it->second->started;
+  return progress_as_of(it->second->progress, running.count());
 }
 
 std::optional<JobState> Scheduler::cancel(const std::string& id, const std::string& reason) {

@@ -56,7 +56,8 @@ class Scheduler {
   void wake();
   // See the class comment. Returns the job's state after the request; nullopt if unknown.
   std::optional<JobState> cancel(const std::string& id, const std::string& reason);
-  // The latest progress of a running job (from the pipeline, not the store).
+  // The latest progress of a running job (from the pipeline, not the store), its elapsed time
+  // as of now (progress_as_of).
   std::optional<JobProgress> progress(const std::string& id) const;
   int running_jobs() const;
   // Jobs that may run at once (Options::concurrent_jobs, at least 1).
@@ -88,6 +89,7 @@ class Scheduler {
     JobProgress progress;
     uint32_t chunk_size = 1;  // the job's queries per chunk (for backlog_chunks)
     std::chrono::steady_clock::time_point last_store_update{};
+    const std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
     bool requeue_on_cancel = false;
   };
   void worker();

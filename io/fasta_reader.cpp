@@ -14,6 +14,8 @@
 #include <cstring>
 #include <functional>
 
+#include "io/byte_text.hpp"
+
 namespace ionflow {
 
 namespace {
@@ -425,7 +427,7 @@ class FastaParser {
           }
           break;
         case Byte::kBad:
-          fail(text_start + i, std::string("unexpected character '") + printable(c) +
+          fail(text_start + i, "unexpected character '" + printable_text(text.substr(i, 1)) +
                                    "' in the sequence of " + proteins_.back().accession +
                                    " (expected a residue letter)");
       }
@@ -439,13 +441,6 @@ class FastaParser {
     throw ParseError(file_name_, stop_offset_, stop_line_,
                      "'*' inside the sequence of " + proteins_.back().accession +
                          " (only a trailing '*' is allowed)");
-  }
-
-  static std::string printable(char c) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) return std::string(1, c);
-    static const char* hex = "0123456789abcdef";
-    return std::string("\\x") + hex[u >> 4] + hex[u & 15];
   }
 
   static constexpr uint64_t kNoStop = ~uint64_t{0};

@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "io/byte_text.hpp"
 #include "io/utf8.hpp"
 
 namespace ionflow {
@@ -378,12 +379,11 @@ JsonValue parse_json(std::string_view text) {
     // byte that starts no well-formed sequence (its rule and ours are RFC 3629's).
     const size_t at = find_invalid_utf8(text);
     if (at != std::string_view::npos) {
-      static constexpr char kHex[] = "0123456789abcdef";
       const auto byte = static_cast<unsigned char>(text[at]);
       const uint64_t offset = at + bom;
       throw JsonSyntaxError("invalid JSON at " + where_in(original, offset) +
-                                ": not UTF-8 (RFC 8259 section 8.1): byte 0x" + kHex[byte >> 4] +
-                                kHex[byte & 15] + " starts no well-formed UTF-8 sequence",
+                                ": not UTF-8 (RFC 8259 section 8.1): byte 0x" + hex_byte(byte) +
+                                " starts no well-formed UTF-8 sequence",
                             offset);
     }
   }

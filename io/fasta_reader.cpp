@@ -14,6 +14,8 @@
 #include <cstring>
 #include <functional>
 
+#include "io/byte_text.hpp"
+
 namespace ionflow {
 
 namespace {
@@ -314,9 +316,7 @@ class FastaParser {
     if (accession.empty()) fail(line_start_, "empty accession in FASTA header");
     if (!token_tagged && looks_like_decoy(token) && decoy_looking_++ == 0) {
       first_decoy_looking_line_ = line_;
-      for (char c : token.substr(0, 80)) {  // quoted in a warning: printable ASCII only
-        first_decoy_looking_ += c >= ' ' && c <= '~' ? c : '?';
-      }
+      first_decoy_looking_ = printable_text(token.substr(0, 80));  // quoted in a warning
     }
 
     // Filled in place: the vector was reserved for every header, so this never reallocates.
@@ -425,7 +425,7 @@ class FastaParser {
           }
           break;
         case Byte::kBad:
-          fail(text_start + i, std::string("unexpected character '") + printable(c) +
+          fail(text_start + i, "unexpected character '" + printable_text(text.substr(i, 1)) +
                                    "' in the sequence of " + proteins_.back().accession +
                                    " (expected a residue letter)");
       }
@@ -441,13 +441,6 @@ class FastaParser {
                          " (only a trailing '*' is allowed)");
   }
 
-  static std::string printable(char c) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) return std::string(1, c);
-    static const char* hex = "0123456789abcdef";
-    return std::string("\\x") + hex[u >> 4] + hex[u & 15];
-  }
-
   static constexpr uint64_t kNoStop = ~uint64_t{0};
   static constexpr size_t kListedRepeats = 10;  // repeated accessions named one by one
 
@@ -458,7 +451,7 @@ class FastaParser {
   std::vector<uint64_t> header_lines_;  // the header line of each protein
   uint64_t decoy_looking_ = 0;          // headers without the tag that look like decoys
   uint64_t first_decoy_looking_line_ = 0;
-  std::string first_decoy_looking_;  // its first word (at most 80 bytes)
+  std::string first_decoy_looking_;  // its first word (its first 80 bytes, printable_text)
   bool in_protein_ = false;
   // The file has lone-'\r' line ends (old Mac OS) before a header or inside the first header:
   // header lines may then end at a '\r'.

@@ -1,5 +1,6 @@
 #include "io/json_text.hpp"
 
+#include "io/byte_text.hpp"
 #include "io/utf8.hpp"
 
 namespace ionflow {
@@ -44,10 +45,8 @@ std::string json_quote(std::string_view text) {
         break;
       default:
         if (c < 0x20) {
-          static const char* kHex = "0123456789abcdef";
           out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
+          out += hex_byte(c);
         } else {
           out += static_cast<char>(c);
         }

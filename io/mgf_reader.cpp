@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "io/byte_text.hpp"
 #include "io/number_text.hpp"
 #include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
@@ -15,24 +16,6 @@
 namespace ionflow {
 
 namespace {
-
-// `text` for an error message: bytes outside printable ASCII as \xNN, so that a binary file
-// (a .raw renamed .mgf, a gzip without its magic) does not put control bytes in the log.
-std::string printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    }
-  }
-  return out;
-}
 
 // Skip reasons, the keys of ReadStats::skipped.
 constexpr const char* kBadPeakLine = "bad peak line";
@@ -312,7 +295,7 @@ class MgfReader final : public SpectrumReader {
                            "neither mzML (which starts with '<') nor MGF: expected BEGIN IONS, a "
                            "KEY=value parameter or a comment, "
                            "found \"" +
-                               printable(s.substr(0, 40)) + "\"");
+                               printable_text(s.substr(0, 40)) + "\"");
         } else {
           state_ = State::kOrphan;  // a block whose BEGIN IONS is missing, or stray lines
           orphan_first_line_ = line_no_;
@@ -516,9 +499,9 @@ class MgfReader final : public SpectrumReader {
     if (iequals(key, "CHARGE")) {
       default_charge_kind_ = parse_charges(value, default_charges_);
       if (default_charge_kind_ == ChargeText::kBad) {
-        throw ParseError(
-            file_name_, offset_, line_no_,
-            "file-level CHARGE: expected e.g. 2+ or 2+ and 3+, found \"" + printable(value) + "\"");
+        throw ParseError(file_name_, offset_, line_no_,
+                         "file-level CHARGE: expected e.g. 2+ or 2+ and 3+, found \"" +
+                             printable_text(value) + "\"");
       }
     }
     // Other file-level parameters are kept out of the spectra: Mascot's search settings (MASS,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "io/byte_text.hpp"
 #include "io/number_text.hpp"
 #include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
@@ -141,7 +142,7 @@ class Ms2Reader final : public SpectrumReader {
       if (record && tag == 'H') return;
       throw ParseError(file_name_, offset_, line_no_,
                        "not MS2: expected an H or S line before the first spectrum, found \"" +
-                           std::string(s.substr(0, 40)) + "\"");
+                           printable_text(s.substr(0, 40)) + "\"");
     }
     if (record && tag == 'I') return info_line(s);
     if (record && tag == 'Z') return charge_line(s);

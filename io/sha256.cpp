@@ -6,6 +6,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "io/byte_text.hpp"
+
 namespace ionflow {
 
 struct Sha256::Context {
@@ -35,13 +37,7 @@ std::string Sha256::hex_digest() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_DigestFinal_ex(context_->md, digest, &length);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(2 * length, '0');
-  for (unsigned int i = 0; i < length; ++i) {
-    out[2 * i] = kHex[digest[i] >> 4];
-    out[2 * i + 1] = kHex[digest[i] & 15];
-  }
-  return out;
+  return hex_bytes(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 std::string sha256_hex(std::string_view bytes) {

@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <random>
 #include <regex>
 #include <string_view>
 #include <thread>
@@ -25,6 +24,7 @@
 #include "service/guarded_http_server.hpp"
 #include "service/http_head_check.hpp"
 #include "service/http_reply.hpp"
+#include "service/job_id.hpp"
 #include "service/job_inputs.hpp"
 #include "service/job_message.hpp"
 #include "service/summary_report.hpp"
@@ -35,17 +35,6 @@ namespace ionflow {
 namespace {
 
 constexpr const char* kJson = "application/json";
-
-std::string new_job_id() {
-  static std::mutex mutex;
-  static std::mt19937_64 rng{std::random_device{}()};
-  std::lock_guard<std::mutex> lock(mutex);
-  uint64_t x = rng();
-  static const char* kHex = "0123456789abcdef";
-  std::string id = "j";
-  for (int i = 0; i < 12; ++i) id += kHex[(x >> (4 * i)) & 15];
-  return id;
-}
 
 JsonValue parse_or_raw(const std::string& text) {
   if (text.empty()) return JsonValue();

@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "io/byte_text.hpp"
 #include "io/utf8.hpp"
 
 namespace ionflow {
@@ -361,6 +362,86 @@ std::string where_in(std::string_view text, uint64_t offset) {
          std::to_string(column) + ")";
 }
 
+// The syntax error `message` at `offset` in `text`, placed as every one is.
+[[noreturn]] void fail_at(std::string_view text, uint64_t offset, const std::string& message) {
+  throw JsonSyntaxError("invalid JSON at " + where_in(text, offset) + ": " + message, offset);
+}
+
+// simdjson finds two string errors before it parses (in iterate()) and names no position for
+// them: a string still open at the end of the text (UNCLOSED_STRING) and a byte below 0x20
+// inside a string (UNESCAPED_CHARS; it reports UNCLOSED_STRING first when both hold). Its rule
+// for strings, followed here: a '"' opens or closes one unless an odd run of backslashes comes
+// before it, wherever it is. Offsets in `text`, npos when there is none.
+struct StringFaults {
+  size_t unclosed_quote = std::string_view::npos;  // the opening quote of the open string
+  size_t control_byte = std::string_view::npos;    // the first byte < 0x20 inside a string
+  size_t control_quote = std::string_view::npos;   // the opening quote of that byte's string
+};
+
+StringFaults find_string_faults(std::string_view text) {
+  constexpr size_t kNone = std::string_view::npos;
+  StringFaults faults;
+  size_t open = kNone;  // the opening quote of the string the scan is in
+  const auto control_in_string = [&](size_t at) {
+    if (open != kNone && faults.control_byte == kNone &&
+        static_cast<unsigned char>(text[at]) < 0x20) {
+      faults.control_byte = at;
+      faults.control_quote = open;
+    }
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    control_in_string(i);
+    if (text[i] == '\\') {
+      if (++i < text.size()) control_in_string(i);  // the escaped byte is in the string too
+    } else if (text[i] == '"') {
+      open = open == kNone ? i : kNone;
+    }
+  }
+  faults.unclosed_quote = open;
+  return faults;
+}
+
+// Where iterate()'s `err` is, and what to say there, for the errors it names no position for;
+// nullopt when none can be found (the caller then keeps simdjson's own message).
+std::optional<std::pair<size_t, std::string>> locate_stage1_error(std::string_view text,
+                                                                  simdjson::error_code err) {
+  if (err == simdjson::UTF8_ERROR) {
+    // Its rule and ours are RFC 3629's: the first byte that starts no well-formed sequence.
+    const size_t at = find_invalid_utf8(text);
+    if (at == std::string_view::npos) return std::nullopt;
+    return std::pair{at, "not UTF-8 (RFC 8259 section 8.1): byte 0x" +
+                             hex_byte(static_cast<unsigned char>(text[at])) +
+                             " starts no well-formed UTF-8 sequence"};
+  }
+  if (err != simdjson::UNCLOSED_STRING && err != simdjson::UNESCAPED_CHARS) return std::nullopt;
+  const StringFaults faults = find_string_faults(text);
+  const bool line_end = faults.control_byte != std::string_view::npos &&
+                        (text[faults.control_byte] == '\n' || text[faults.control_byte] == '\r');
+  if (line_end) {
+    // Most often a closing quote left out, which pairs every later quote with the wrong one: the
+    // string left open (if any) is then far below. The first string that runs over a line end
+    // is where the pairing went wrong, whichever of the two errors simdjson saw first.
+    return std::pair{faults.control_quote,
+                     std::string("a string starts here and runs past the end of its line: is its "
+                                 "closing '\"' missing? (a line end inside a string is written "
+                                 "\\n, RFC 8259 section 7)")};
+  }
+  if (err == simdjson::UNCLOSED_STRING) {
+    if (faults.unclosed_quote == std::string_view::npos) return std::nullopt;
+    return std::pair{faults.unclosed_quote,
+                     std::string("a string starts here and is never closed (\\\" is an escaped "
+                                 "quote, not the end of a string)")};
+  }
+  if (faults.control_byte == std::string_view::npos) return std::nullopt;
+  // The escape to write instead is json_quote's (the one rule for them), without its quotes.
+  const std::string quoted = json_quote(text.substr(faults.control_byte, 1));
+  return std::pair{faults.control_byte,
+                   "control character (byte 0x" +
+                       hex_byte(static_cast<unsigned char>(text[faults.control_byte])) +
+                       ") inside a string: JSON needs it escaped (RFC 8259 section 7), as " +
+                       quoted.substr(1, quoted.size() - 2)};
+}
+
 }  // namespace
 
 JsonValue parse_json(std::string_view text) {
@@ -373,28 +454,20 @@ JsonValue parse_json(std::string_view text) {
   od::parser parser;
   od::document doc;
   auto err = parser.iterate(padded).get(doc);
-  if (err == simdjson::UTF8_ERROR) {
-    // simdjson checks the whole text before it parses and names no position: name the first
-    // byte that starts no well-formed sequence (its rule and ours are RFC 3629's).
-    const size_t at = find_invalid_utf8(text);
-    if (at != std::string_view::npos) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      const auto byte = static_cast<unsigned char>(text[at]);
-      const uint64_t offset = at + bom;
-      throw JsonSyntaxError("invalid JSON at " + where_in(original, offset) +
-                                ": not UTF-8 (RFC 8259 section 8.1): byte 0x" + kHex[byte >> 4] +
-                                kHex[byte & 15] + " starts no well-formed UTF-8 sequence",
-                            offset);
+  if (err) {
+    // iterate() checks the whole text before it parses and names no position: find one for the
+    // errors where that is cheap (bad UTF-8, the two string errors). An empty document (EMPTY)
+    // has no place to name; it and the rest keep simdjson's message.
+    if (const auto located = locate_stage1_error(text, err)) {
+      fail_at(original, located->first + bom, located->second);
     }
+    throw JsonSyntaxError(simdjson::error_message(err), bom);
   }
-  if (err) throw JsonSyntaxError(simdjson::error_message(err), bom);
   Reader reader(padded);
   try {
     return reader.read_document(doc);
   } catch (const JsonSyntaxError& e) {
-    const uint64_t offset = e.byte_offset() + bom;
-    throw JsonSyntaxError("invalid JSON at " + where_in(original, offset) + ": " + e.what(),
-                          offset);
+    fail_at(original, e.byte_offset() + bom, e.what());
   }
 }
 

@@ -12,7 +12,9 @@
 // Integers that fit in int64 are kInteger, other numbers kReal. Values are plain copies (no
 // pointers into the parser buffer). Plain value type; not synchronised.
 // Errors: parse_json throws JsonSyntaxError whose what() names the byte offset, line and
-// column; the as_*() accessors throw std::logic_error on a type mismatch (callers check type()
+// column ("invalid JSON at byte N (line L, column C): ..."), except where there is no place to
+// name: an empty document ("Empty: no JSON found") and simdjson's own CAPACITY and MEMALLOC
+// errors; the as_*() accessors throw std::logic_error on a type mismatch (callers check type()
 // first).
 #pragma once
 

@@ -2,26 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <random>
 #include <thread>
 
 #include "service/client.hpp"
+#include "service/job_id.hpp"
 #include "service/json_value.hpp"
 #include "service/queue_state.hpp"
 
 namespace ionflow {
 
 namespace {
-
-std::string new_queue_job_id() {
-  static const char kHex[] = "0123456789abcdef";
-  std::random_device device;
-  std::mt19937_64 rng{(static_cast<uint64_t>(device()) << 32) ^ device()};
-  uint64_t x = rng();
-  std::string id = "j";
-  for (int i = 0; i < 12; ++i) id += kHex[(x >> (4 * i)) & 15];
-  return id;
-}
 
 // A hash field as JSON: numbers for timestamps and counts, parsed JSON for the JSON fields.
 JsonValue field_json(const std::string& key, const std::string& value) {
@@ -68,7 +58,7 @@ int queue_submit(const std::string& server, const std::string& job_path, bool wa
   if (!job) return 2;
   const std::string& body = *job;
   const QueueKeys keys{url.stream};
-  const std::string id = new_queue_job_id();
+  const std::string id = new_job_id();
   RedisConnection redis(url);
   try {
     // The entry first: a node may take it before the "queued" state is written, in which case

@@ -462,6 +462,13 @@ TEST(FastaReaderDuplicates, DecoysUnderAnotherTagAreNamed) {
   EXPECT_NE(other[0].find("1 header looks like a decoy, on line 3 ('sp|DECOY_P1|A_HUMAN')"),
             std::string::npos)
       << other[0];
+  // Bytes outside printable ASCII in the quoted word are written as \xNN, as in every error.
+  std::vector<std::string> latin;
+  parse_fasta(">sp|P1|A_HUMAN\nAAK\n>DECOY_Gen\xC3\xA8ve\tx\nKAA\n", "d.fasta", {}, &latin);
+  ASSERT_EQ(latin.size(), 1u);
+  EXPECT_NE(latin[0].find("1 header looks like a decoy, on line 3 ('DECOY_Gen\\xc3\\xa8ve')"),
+            std::string::npos)
+      << latin[0];
 }
 
 }  // namespace

@@ -224,5 +224,20 @@ TEST(Ms2Reader, AFileThatIsNotMs2IsAParseError) {
   }
 }
 
+// A binary file (here a gzip member's head) named .ms2: its bytes are quoted as \xNN, as the MGF
+// and FASTA readers quote them, not put raw into the message and the log.
+TEST(Ms2Reader, BinaryBytesInTheErrorAreWrittenAsHex) {
+  auto reader = make_spectrum_reader(PeakListFormat::kMs2, "x.ms2", 0);
+  std::vector<RawSpectrum> out;
+  try {
+    reader->feed(std::string("\x1f\x8b\x08\x00\x00\x00Z\xff\n", 9), out);
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "x.ms2: line 1 (byte 0): not MS2: expected an H or S line before the first "
+              "spectrum, found \"\\x1f\\x8b\\x08\\x00\\x00\\x00Z\\xff\"");
+  }
+}
+
 }  // namespace
 }  // namespace ionflow

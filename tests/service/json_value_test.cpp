@@ -134,7 +134,6 @@ TEST(JsonValue, ContentAfterTheDocumentIsNamedWhereItStarts) {
   }
 }
 
-// A broken null inside an object or array is a syntax error with its offset. Found by
 // The message and byte offset of the JsonSyntaxError `text` gives ("" and 0 when it parses).
 std::pair<std::string, size_t> syntax_error(const std::string& text) {
   try {
@@ -145,6 +144,7 @@ std::pair<std::string, size_t> syntax_error(const std::string& text) {
   return {"", 0};
 }
 
+// A broken null inside an object or array is a syntax error with its offset. Found by
 // job_message_fuzzer (tests/fuzz): "null\"" escaped parse_json as simdjson_error, which killed
 // `ionflow search` (std::terminate) and made POST /v1/jobs answer 500.
 TEST(JsonValue, BrokenNullIsASyntaxError) {
@@ -180,6 +180,56 @@ TEST(JsonValue, InvalidUtf8NamesTheFirstBadByte) {
     EXPECT_EQ(what, message);
     EXPECT_EQ(byte_offset, std::stoul(message.substr(message.find("byte ") + 5)));
   }
+}
+
+// simdjson finds an unclosed string and a control byte inside a string before it parses, and
+// said only "A string is opened, but never closed." or "Within strings, some characters must be
+// escaped, ..." at byte 0. The error now names the string's opening quote or the byte, counting
+// a leading byte-order mark, by simdjson's rule for quotes (one after a backslash is escaped).
+TEST(JsonValue, StringErrorsFoundBeforeParsingNameTheirPlace) {
+  const std::string never_closed =
+      ": a string starts here and is never closed (\\\" is an escaped quote, not the end of a "
+      "string)";
+  const std::string past_line_end =
+      ": a string starts here and runs past the end of its line: is its closing '\"' missing? (a "
+      "line end inside a string is written \\n, RFC 8259 section 7)";
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"a": "b})", "invalid JSON at byte 6 (line 1, column 7)" + never_closed},
+      {"{\n  \"a: 1}", "invalid JSON at byte 4 (line 2, column 3)" + never_closed},  // a key
+      // A Windows path: its last backslash escapes the closing quote.
+      {R"({"path": "C:\data\"})", "invalid JSON at byte 9 (line 1, column 10)" + never_closed},
+      {R"({"a": "\\", "b": "x\\\"})",  // "\\" closes, "x\\\"" does not
+       "invalid JSON at byte 17 (line 1, column 18)" + never_closed},
+      {"\xEF\xBB\xBF{\"a\": \"b}", "invalid JSON at byte 9 (line 1, column 10)" + never_closed},
+      // Checked before UTF-8: the open string is named, not the bad byte inside it.
+      {"{\"a\": \"\xFF}", "invalid JSON at byte 6 (line 1, column 7)" + never_closed},
+      // A closing quote left out pairs the later quotes wrongly: with an odd number of quotes
+      // left (simdjson: unclosed string) or an even one (simdjson: unescaped character), the
+      // string that runs over its line end is named.
+      {"{\n  \"a\": \"x,\n  \"b\": 1\n}\n",
+       "invalid JSON at byte 9 (line 2, column 8)" + past_line_end},
+      {"{\"a\": \"x,\r\n \"b\": \"y\", \"c\": \"z}",
+       "invalid JSON at byte 6 (line 1, column 7)" + past_line_end},
+      // Other control bytes are named where they are, with the escape to write.
+      {"{\"a\": \"x\ty\"}",
+       "invalid JSON at byte 8 (line 1, column 9): control character (byte 0x09) inside a string: "
+       "JSON needs it escaped (RFC 8259 section 7), as \\t"},
+      {std::string("{\n\"a\": \"\\\x01\"}", 12),  // escaped by a backslash, still refused
+       "invalid JSON at byte 9 (line 2, column 8): control character (byte 0x01) inside a string: "
+       "JSON needs it escaped (RFC 8259 section 7), as \\u0001"},
+      {std::string("[\"\0\"]", 5),
+       "invalid JSON at byte 2 (line 1, column 3): control character (byte 0x00) inside a string: "
+       "JSON needs it escaped (RFC 8259 section 7), as \\u0000"},
+  };
+  for (const auto& [text, message] : cases) {
+    const auto [what, byte_offset] = syntax_error(text);
+    EXPECT_EQ(what, message) << text;
+    EXPECT_EQ(byte_offset, std::stoul(message.substr(message.find("byte ") + 5))) << text;
+  }
+  // An empty document has no place to name: simdjson's message, as before.
+  EXPECT_EQ(syntax_error(" \n"), std::make_pair(std::string("Empty: no JSON found"), size_t{0}));
+  EXPECT_EQ(syntax_error("\xEF\xBB\xBF"),
+            std::make_pair(std::string("Empty: no JSON found"), size_t{3}));
 }
 
 TEST(JsonValue, EditsObjects) {

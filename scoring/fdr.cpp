@@ -270,7 +270,8 @@ std::vector<ProteinScore> assign_protein_q_values(PsmFacts& table, std::string_v
         floor == ProteinQFloor::kBestPeptide ? std::max(q[k], best_peptide_q[i]) : q[k];
   }
 
-  std::vector<double> q_of(table.accession_count(), 1.0);  // by accession id; 1 = not scored
+  std::vector<double>& q_of = table.accession_q;  // by accession id; 1 = not scored
+  q_of.assign(table.accession_count(), 1.0);
   std::vector<char> scored(table.accession_count(), 0);
   for (size_t i = 0; i < proteins.size(); ++i) {
     q_of[protein_ids[i]] = proteins[i].q_value;
@@ -299,6 +300,18 @@ std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
       assign_protein_q_values(facts, decoy_tag, tag_is_suffix, count);
   for (const PsmFact& f : facts.facts) psms[f.arrival].protein_q = f.protein_q;
   return proteins;
+}
+
+PsmFacts facts_of(const std::vector<Psm>& psms, const std::vector<ProteinScore>& proteins) {
+  PsmFacts facts = facts_of(psms);
+  std::unordered_map<std::string_view, double> q_of;
+  for (const ProteinScore& p : proteins) q_of.emplace(p.accession, p.q_value);
+  facts.accession_q.assign(facts.accession_count(), 1.0);
+  for (uint32_t id = 0; id < facts.accession_count(); ++id) {
+    auto it = q_of.find(facts.accession(id));
+    if (it != q_of.end()) facts.accession_q[id] = it->second;
+  }
+  return facts;
 }
 
 FdrCounts count_at_1pct(const std::vector<Psm>& psms) {

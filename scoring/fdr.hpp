@@ -111,7 +111,7 @@ std::vector<ProteinScore> assign_protein_q_values(std::vector<Psm>& psms,
                                                   DecoyCount count = DecoyCount::kObserved);
 
 // The same on facts: fill PsmFact::spectrum_q, peptide_q (peptide = interned ProForma) and
-// protein_q.
+// protein_q, and PsmFacts::accession_q.
 void assign_spectrum_q_values(std::vector<PsmFact>& facts,
                               DecoyCount count = DecoyCount::kObserved);
 void assign_peptide_q_values(std::vector<PsmFact>& facts, DecoyCount count = DecoyCount::kObserved);
@@ -121,6 +121,11 @@ std::vector<ProteinScore> assign_protein_q_values(PsmFacts& facts, std::string_v
                                                   bool tag_is_suffix,
                                                   DecoyCount count = DecoyCount::kObserved,
                                                   ProteinQFloor floor = ProteinQFloor::kNone);
+
+// The facts of `psms` (facts_of) with PsmFacts::accession_q from `proteins`, e.g.
+// assign_protein_q_values' list (an accession not in it gets q = 1): for the vector forms of
+// the functions that read the proteins' q-values from facts.
+PsmFacts facts_of(const std::vector<Psm>& psms, const std::vector<ProteinScore>& proteins);
 
 // The job summary's counts at 1% FDR (JobSummary::psms_at_1pct, ...), of finalized PSMs.
 inline constexpr double kSummaryFdr = 0.01;

@@ -1,92 +1,158 @@
 #include "scoring/protein_groups.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
-#include <set>
+#include <queue>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace ionflow {
 
-std::vector<ProteinGroup> build_protein_groups(const std::vector<Psm>& psms,
-                                               const std::vector<ProteinScore>& proteins,
-                                               double max_peptide_q) {
-  // 1. Accepted peptides and the proteins containing them.
-  std::map<std::string, double> peptide_score;               // sequence -> best score
-  std::map<std::string, std::set<std::string>> peptides_of;  // accession -> sequences
-  std::map<std::string, bool> protein_decoy;
-  for (const Psm& p : psms) {
+namespace {
+
+// The residues of a ProForma string as to_proforma (proforma.hpp) writes it: everything outside
+// the bracketed tags but the '-' that sets off a terminal tag. "[UNIMOD:1]-M[UNIMOD:35]EK" ->
+// "MEK". Tolerant: a summary count never fails a job for a string it does not expect.
+std::string residues_of(std::string_view proforma) {
+  std::string out;
+  out.reserve(proforma.size());
+  int depth = 0;
+  for (char c : proforma) {
+    if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      depth = std::max(0, depth - 1);
+    } else if (depth == 0 && c != '-') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+struct Candidate {
+  std::vector<uint32_t> peptides;    // sequence ids, sorted
+  std::vector<uint32_t> accessions;  // accession ids, sorted by accession
+  bool decoy = false;
+  double score = -std::numeric_limits<double>::infinity();
+};
+
+}  // namespace
+
+std::vector<ProteinGroup> build_protein_groups(const PsmFacts& table, double max_peptide_q) {
+  const std::vector<FactEvidence>& evidence = table.evidence();
+  const uint32_t accessions = table.accession_count();
+
+  // 1. Accepted peptides (by unmodified sequence) and the proteins containing them.
+  std::unordered_map<uint32_t, uint32_t> sequence_of;  // ProForma id -> sequence id
+  std::unordered_map<std::string, uint32_t> sequence_id;
+  std::vector<std::string> sequences;                          // by sequence id
+  std::vector<double> peptide_score;                           // by sequence id: the best score
+  std::vector<std::vector<uint32_t>> peptides_of(accessions);  // accession id -> sequence ids
+  std::vector<char> accession_decoy(accessions, 0);
+  for (const PsmFact& p : table.facts) {
     if (p.rank != 1 || p.peptide_q > max_peptide_q) continue;
-    auto [it, inserted] = peptide_score.emplace(p.sequence, p.score);
-    if (!inserted) it->second = std::max(it->second, p.score);
-    for (const PeptideEvidence& e : p.evidence) {
+    auto [known, first_time] = sequence_of.emplace(p.proforma, 0);
+    if (first_time) {
+      std::string residues = residues_of(table.proforma(p.proforma));
+      auto [it, inserted] = sequence_id.emplace(residues, static_cast<uint32_t>(sequences.size()));
+      if (inserted) {
+        sequences.push_back(std::move(residues));
+        peptide_score.push_back(p.score);
+      }
+      known->second = it->second;
+    }
+    const uint32_t s = known->second;
+    peptide_score[s] = std::max(peptide_score[s], p.score);
+    for (uint32_t k = p.evidence_begin; k < p.evidence_end; ++k) {
+      const FactEvidence& e = evidence[k];
       if (e.decoy != p.decoy) continue;
-      peptides_of[e.protein_accession].insert(p.sequence);
-      protein_decoy[e.protein_accession] = e.decoy;
+      peptides_of[e.protein].push_back(s);
+      accession_decoy[e.protein] = e.decoy;
     }
   }
 
   // 2. Indistinguishable proteins: identical peptide sets.
-  std::map<std::set<std::string>, std::vector<std::string>> by_set;
-  for (const auto& [accession, set] : peptides_of) by_set[set].push_back(accession);
-  struct Candidate {
-    ProteinGroup group;
-    std::set<std::string> peptides;
-  };
+  std::map<std::vector<uint32_t>, std::vector<uint32_t>> by_set;  // sequence ids -> accessions
+  for (uint32_t a = 0; a < accessions; ++a) {
+    std::vector<uint32_t>& set = peptides_of[a];
+    if (set.empty()) continue;
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    by_set[std::move(set)].push_back(a);
+  }
   std::vector<Candidate> candidates;
-  for (auto& [set, accessions] : by_set) {
+  candidates.reserve(by_set.size());
+  for (auto& [set, members] : by_set) {
     Candidate c;
     c.peptides = set;
-    c.group.accessions = accessions;  // std::map iteration order: sorted
-    c.group.peptides.assign(set.begin(), set.end());
-    c.group.decoy = protein_decoy[accessions.front()];
-    for (const std::string& s : set) c.group.score = std::max(c.group.score, peptide_score[s]);
+    c.accessions = std::move(members);
+    std::sort(c.accessions.begin(), c.accessions.end(),
+              [&table](uint32_t x, uint32_t y) { return table.accession(x) < table.accession(y); });
+    c.decoy = accession_decoy[c.accessions.front()];
+    for (uint32_t s : c.peptides) c.score = std::max(c.score, peptide_score[s]);
     candidates.push_back(std::move(c));
   }
 
-  // 3. Greedy set cover.
-  std::set<std::string> explained;
+  // 3. Greedy set cover, lazily: the heap holds each group with its count of new peptides as of
+  // when it was pushed; counts only fall, so a popped group whose count is still current beats
+  // every other. Order: more new peptides, then higher score, then first accession (unique:
+  // groups share no member), so the result is the one a full rescan each step gives.
+  std::vector<char> explained(sequences.size(), 0);
+  auto fresh_of = [&](const Candidate& c) {
+    size_t n = 0;
+    for (uint32_t s : c.peptides) n += !explained[s];
+    return n;
+  };
+  auto worse = [&](const std::pair<size_t, size_t>& x, const std::pair<size_t, size_t>& y) {
+    if (x.first != y.first) return x.first < y.first;
+    const Candidate& a = candidates[x.second];
+    const Candidate& b = candidates[y.second];
+    if (a.score != b.score) return a.score < b.score;
+    return table.accession(a.accessions.front()) > table.accession(b.accessions.front());
+  };
+  std::priority_queue<std::pair<size_t, size_t>, std::vector<std::pair<size_t, size_t>>,
+                      decltype(worse)>
+      heap(worse);  // (new peptides, candidate index)
+  for (size_t i = 0; i < candidates.size(); ++i) heap.emplace(candidates[i].peptides.size(), i);
   std::vector<char> kept(candidates.size(), 0);
-  for (;;) {
-    size_t best = candidates.size();
-    size_t best_new = 0;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      if (kept[i]) continue;
-      size_t fresh = 0;
-      for (const std::string& s : candidates[i].peptides) fresh += !explained.count(s);
-      if (fresh == 0) continue;
-      const bool wins =
-          best == candidates.size() || fresh > best_new ||
-          (fresh == best_new &&
-           (candidates[i].group.score > candidates[best].group.score ||
-            (candidates[i].group.score == candidates[best].group.score &&
-             candidates[i].group.accessions.front() < candidates[best].group.accessions.front())));
-      if (wins) {
-        best = i;
-        best_new = fresh;
-      }
+  while (!heap.empty()) {
+    const auto [count, i] = heap.top();
+    heap.pop();
+    const size_t fresh = fresh_of(candidates[i]);
+    if (fresh == 0) continue;
+    if (fresh < count) {
+      heap.emplace(fresh, i);
+      continue;
     }
-    if (best == candidates.size()) break;
-    kept[best] = 1;
-    explained.insert(candidates[best].peptides.begin(), candidates[best].peptides.end());
+    kept[i] = 1;
+    for (uint32_t s : candidates[i].peptides) explained[s] = 1;
   }
 
   // 4. Unique peptides, q-values, order.
-  std::unordered_map<std::string, int> groups_with;
+  std::vector<int> groups_with(sequences.size(), 0);
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (!kept[i]) continue;
-    for (const std::string& s : candidates[i].peptides) ++groups_with[s];
+    for (uint32_t s : candidates[i].peptides) ++groups_with[s];
   }
-  std::unordered_map<std::string, double> q_of;
-  for (const ProteinScore& ps : proteins) q_of[ps.accession] = ps.q_value;
   std::vector<ProteinGroup> out;
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (!kept[i]) continue;
-    ProteinGroup g = std::move(candidates[i].group);
-    for (const std::string& s : g.peptides) g.unique_peptides += groups_with[s] == 1;
-    for (const std::string& a : g.accessions) {
-      auto it = q_of.find(a);
-      if (it != q_of.end()) g.q_value = std::min(g.q_value, it->second);
+    const Candidate& c = candidates[i];
+    ProteinGroup g;
+    for (uint32_t a : c.accessions) {
+      g.accessions.emplace_back(table.accession(a));
+      if (a < table.accession_q.size()) g.q_value = std::min(g.q_value, table.accession_q[a]);
     }
+    for (uint32_t s : c.peptides) {
+      g.peptides.push_back(sequences[s]);
+      g.unique_peptides += groups_with[s] == 1;
+    }
+    std::sort(g.peptides.begin(), g.peptides.end());
+    g.decoy = c.decoy;
+    g.score = c.score;
     out.push_back(std::move(g));
   }
   std::sort(out.begin(), out.end(), [](const ProteinGroup& a, const ProteinGroup& b) {
@@ -94,6 +160,12 @@ std::vector<ProteinGroup> build_protein_groups(const std::vector<Psm>& psms,
     return a.accessions.front() < b.accessions.front();
   });
   return out;
+}
+
+std::vector<ProteinGroup> build_protein_groups(const std::vector<Psm>& psms,
+                                               const std::vector<ProteinScore>& proteins,
+                                               double max_peptide_q) {
+  return build_protein_groups(facts_of(psms, proteins), max_peptide_q);
 }
 
 }  // namespace ionflow

@@ -40,6 +40,7 @@ PsmFact PsmFacts::make(const Psm& p, uint64_t arrival) {
 
 uint64_t PsmFacts::memory_bytes() const {
   uint64_t bytes = facts.capacity() * sizeof(PsmFact) + evidence_.capacity() * sizeof(FactEvidence);
+  bytes += accession_q.capacity() * sizeof(double);
   bytes += proformas_.memory_bytes() + accessions_.memory_bytes();
   return bytes;
 }

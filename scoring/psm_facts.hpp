@@ -9,7 +9,9 @@
 // ids <=> equal strings) and the protein evidence (interned accessions with their decoy flags).
 // finalize_psm_facts (search.hpp), rescore_psms (rescoring.hpp) and the q-value functions
 // (fdr.hpp) fill rank, score and the three q-values exactly as their std::vector<Psm> versions
-// fill the Psm fields of the same name (those versions are wrappers over these).
+// fill the Psm fields of the same name (those versions are wrappers over these). The protein
+// q-values also stay per accession (PsmFacts::accession_q), which the protein groups of the
+// job's summary (protein_groups.hpp) read.
 //
 // Field names and units are Psm's (scoring/psm.hpp). Plain value types; not thread-safe.
 #pragma once
@@ -62,6 +64,10 @@ class PsmFacts {
  public:
   // The facts, in the order the finalize functions leave them (they sort and drop).
   std::vector<PsmFact> facts;
+  // The picked-protein q-value (fdr.hpp) of each accession id, as assign_protein_q_values leaves
+  // it: 1 for an accession it did not score (only in lower-ranked PSMs' evidence) or that lost
+  // to its target/decoy partner. Empty until then (then every accession's q is 1).
+  std::vector<double> accession_q;
 
   // The fact of `psm` with `arrival`, interning its ProForma and accessions.
   // Throws std::length_error for an arrival past 2^32 − 1.

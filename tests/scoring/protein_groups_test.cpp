@@ -1,7 +1,13 @@
-// Parsimony: indistinguishable proteins grouped, subset proteins removed (greedy set cover).
+// Parsimony: indistinguishable proteins grouped, subset proteins removed (greedy set cover); the
+// lazy cover keeps the groups a full rescan keeps.
 #include "scoring/protein_groups.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
 
 namespace ionflow {
 namespace {
@@ -51,6 +57,116 @@ TEST(ProteinGroups, SharedPeptideBetweenKeptGroups) {
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0].unique_peptides, 1);
   EXPECT_EQ(groups[1].unique_peptides, 1);
+}
+
+TEST(ProteinGroups, ResiduesOfTheProformaNameThePeptide) {
+  // Two modified forms of one sequence are one peptide of its proteins; the group lists it once.
+  std::vector<Psm> psms = {make(0, 9, "MEK", {"P1"}), make(1, 8, "MEK", {"P1"}),
+                           make(2, 7, "AAAK", {"P2"})};
+  psms[0].proforma = "[UNIMOD:1]-M[UNIMOD:35]EK";
+  psms[1].proforma = "MEK-[+0.984]";
+  const std::vector<ProteinGroup> groups = build_protein_groups(psms, {}, 0.01);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].peptides, (std::vector<std::string>{"MEK"}));
+  EXPECT_EQ(groups[0].unique_peptides, 1);
+}
+
+// The greedy cover as it was written first: rescan every group at each step (more new peptides,
+// then higher score, then first accession). Returns the kept groups' accession lists, sorted.
+std::set<std::vector<std::string>> rescan_cover(const std::vector<Psm>& psms) {
+  std::map<std::string, std::set<std::string>> peptides_of;
+  std::map<std::string, double> best;
+  for (const Psm& p : psms) {
+    auto [it, inserted] = best.emplace(p.sequence, p.score);
+    it->second = std::max(it->second, p.score);
+    for (const PeptideEvidence& e : p.evidence) peptides_of[e.protein_accession].insert(p.sequence);
+  }
+  std::map<std::set<std::string>, std::vector<std::string>> by_set;
+  for (const auto& [a, set] : peptides_of) by_set[set].push_back(a);
+  std::vector<std::pair<std::set<std::string>, std::vector<std::string>>> groups(by_set.begin(),
+                                                                                 by_set.end());
+  auto score = [&](size_t i) {
+    double s = -1e300;
+    for (const std::string& p : groups[i].first) s = std::max(s, best[p]);
+    return s;
+  };
+  std::set<std::string> explained;
+  std::set<std::vector<std::string>> kept;
+  for (;;) {
+    size_t pick = groups.size(), pick_new = 0;
+    for (size_t i = 0; i < groups.size(); ++i) {
+      size_t fresh = 0;
+      for (const std::string& p : groups[i].first) fresh += !explained.count(p);
+      if (fresh == 0) continue;
+      if (pick == groups.size() || fresh > pick_new ||
+          (fresh == pick_new &&
+           (score(i) > score(pick) ||
+            (score(i) == score(pick) && groups[i].second[0] < groups[pick].second[0])))) {
+        pick = i;
+        pick_new = fresh;
+      }
+    }
+    if (pick == groups.size()) break;
+    kept.insert(groups[pick].second);
+    explained.insert(groups[pick].first.begin(), groups[pick].first.end());
+  }
+  return kept;
+}
+
+TEST(ProteinGroups, LazyCoverKeepsTheGroupsOfAFullRescan) {
+  // 300 random cases: 4-40 proteins, peptides in 1-4 of them, scores with ties (tie-breaks).
+  std::mt19937 rng(20240611);
+  for (int round = 0; round < 300; ++round) {
+    const int proteins = 4 + static_cast<int>(rng() % 37);
+    const int peptides = 2 + static_cast<int>(rng() % 60);
+    std::vector<Psm> psms;
+    for (int k = 0; k < peptides; ++k) {
+      std::set<std::string> in;
+      const int n = 1 + static_cast<int>(rng() % 4);
+      for (int j = 0; j < n; ++j) in.insert("P" + std::to_string(rng() % proteins));
+      psms.push_back(make(static_cast<uint64_t>(k), static_cast<double>(rng() % 5),
+                          "PEP" + std::to_string(k) + "K", {in.begin(), in.end()}));
+    }
+    std::set<std::vector<std::string>> lazy;
+    for (const ProteinGroup& g : build_protein_groups(psms, {}, 0.01)) lazy.insert(g.accessions);
+    ASSERT_EQ(lazy, rescan_cover(psms)) << "round " << round;
+  }
+}
+
+// A finalized PSM for the summary counts: rank 1, q-values given, target unless `decoy`.
+Psm finalized(uint64_t spectrum, const std::string& peptide, std::vector<std::string> proteins,
+              double spectrum_q, double peptide_q, double protein_q, bool decoy = false) {
+  Psm p =
+      make(spectrum, 10.0 - static_cast<double>(spectrum), peptide, std::move(proteins), peptide_q);
+  p.spectrum_q = spectrum_q;
+  p.protein_q = protein_q;
+  p.decoy = decoy;
+  for (PeptideEvidence& e : p.evidence) e.decoy = decoy;
+  return p;
+}
+
+// assign_protein_q_values leaves each accession's q in the facts (what the groups read): the
+// q of the protein list it returns, 1 for the rest.
+TEST(ProteinGroups, PickedProteinFdrLeavesEachAccessionsQInTheFacts) {
+  std::vector<Psm> psms;
+  for (int i = 0; i < 30; ++i) {
+    const bool decoy = i % 3 == 2;
+    const std::string protein = "P" + std::to_string(i % 10) + (decoy ? "_rev" : "");
+    psms.push_back(finalized(static_cast<uint64_t>(i), "PEPTIDE" + std::to_string(i) + "K",
+                             {protein, decoy ? "X_rev" : "X"}, 1.0, 0.0, 1.0, decoy));
+  }
+  PsmFacts facts = facts_of(psms);
+  EXPECT_TRUE(facts.accession_q.empty());
+  const std::vector<ProteinScore> proteins =
+      assign_protein_q_values(facts, "_rev", true, DecoyCount::kObserved);
+  ASSERT_EQ(facts.accession_q.size(), facts.accession_count());
+  std::map<std::string, double> q_of;
+  for (const ProteinScore& p : proteins) q_of[p.accession] = p.q_value;
+  for (uint32_t id = 0; id < facts.accession_count(); ++id) {
+    const std::string accession(facts.accession(id));
+    ASSERT_TRUE(q_of.count(accession)) << accession;
+    EXPECT_EQ(facts.accession_q[id], q_of[accession]) << accession;
+  }
 }
 
 }  // namespace

@@ -6,10 +6,10 @@
 // When every chunk is in (and the caller has released the peptide index), finalize() reads the
 // spill once into PsmFacts (scoring/psm_facts.hpp, ~140 B per PSM), runs finalize_psm_facts
 // (best per spectrum, rescoring, q-values; the same results as finalize_psms on a vector) and
-// counts the PSMs, peptides and proteins at 1% FDR. source() then serves the final PSMs to the
-// result writers: each pass is a k-way merge of the spill in (file_index, spectrum_index) order
-// that drops the PSMs finalizing dropped, orders each spectrum's PSMs by rank and fills rank,
-// score and q-values from the facts. Output bytes equal those of the in-RAM path.
+// counts the PSMs, peptides, proteins and protein groups at 1% FDR. source() then serves the final
+// PSMs to the result writers: each pass is a k-way merge of the spill in (file_index,
+// spectrum_index) order that drops the PSMs finalizing dropped, orders each spectrum's PSMs by rank
+// and fills rank, score and q-values from the facts. Output bytes equal those of the in-RAM path.
 //
 // Files: the spill lives in JobSpec::temp_directory ("" = output_directory) and disappears with
 // this object (also on failure or cancel; it is unlinked at creation). Errors: std::runtime_error

@@ -5,11 +5,12 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <set>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+
+#include "scoring/protein_groups.hpp"
 
 namespace ionflow {
 
@@ -314,24 +315,6 @@ PsmFacts facts_of(const std::vector<Psm>& psms, const std::vector<ProteinScore>&
   return facts;
 }
 
-FdrCounts count_at_1pct(const std::vector<Psm>& psms) {
-  FdrCounts c;
-  std::set<std::string> peptides, proteins;
-  for (const Psm& p : psms) {
-    if (p.rank != 1 || p.decoy) continue;
-    if (p.spectrum_q <= kSummaryFdr) ++c.psms;
-    if (p.peptide_q <= kSummaryFdr) peptides.insert(p.proforma);
-    if (p.protein_q <= kSummaryFdr) {
-      for (const PeptideEvidence& e : p.evidence) {
-        if (!e.decoy) proteins.insert(e.protein_accession);
-      }
-    }
-  }
-  c.peptides = peptides.size();
-  c.proteins = proteins.size();
-  return c;
-}
-
 FdrCounts count_at_1pct(const PsmFacts& table) {
   FdrCounts c;
   std::unordered_set<uint32_t> peptides, proteins;
@@ -348,7 +331,14 @@ FdrCounts count_at_1pct(const PsmFacts& table) {
   }
   c.peptides = peptides.size();
   c.proteins = proteins.size();
+  for (const ProteinGroup& g : build_protein_groups(table, kSummaryFdr)) {
+    c.protein_groups += !g.decoy && g.q_value <= kSummaryFdr;
+  }
   return c;
+}
+
+FdrCounts count_at_1pct(const std::vector<Psm>& psms, const std::vector<ProteinScore>& proteins) {
+  return count_at_1pct(facts_of(psms, proteins));
 }
 
 }  // namespace ionflow

@@ -132,10 +132,19 @@ inline constexpr double kSummaryFdr = 0.01;
 struct FdrCounts {
   uint64_t psms = 0;      // target rank-1 PSMs with spectrum_q <= kSummaryFdr
   uint64_t peptides = 0;  // distinct ProForma of those with peptide_q <= kSummaryFdr
-  uint64_t proteins = 0;  // distinct target accessions of those with protein_q <= kSummaryFdr
+  // Distinct target accessions of those with protein_q <= kSummaryFdr: every accession a shared
+  // peptide maps to counts (one keratin peptide of the BSA1 demo job counts 7).
+  uint64_t proteins = 0;
+  // Target protein groups (protein_groups.hpp, the parsimonious list) built from the rank-1
+  // PSMs with peptide_q <= kSummaryFdr, i.e. the peptides counted above, whose q (the best
+  // accession_q of their members) is <= kSummaryFdr. At most `proteins`: a group at 1% has a
+  // member at 1% with a peptide at 1%, and groups share no member.
+  uint64_t protein_groups = 0;
 };
-FdrCounts count_at_1pct(const std::vector<Psm>& psms);
-// The same from finalized facts (the writer's spilled path); equal to the vector's.
+// REQUIRES: `facts` finalized (finalize_psm_facts, search.hpp).
 FdrCounts count_at_1pct(const PsmFacts& facts);
+// The same for Psms, the proteins' q-values from `proteins` (facts_of above); one
+// implementation.
+FdrCounts count_at_1pct(const std::vector<Psm>& psms, const std::vector<ProteinScore>& proteins);
 
 }  // namespace ionflow

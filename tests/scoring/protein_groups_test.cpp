@@ -1,5 +1,6 @@
 // Parsimony: indistinguishable proteins grouped, subset proteins removed (greedy set cover); the
-// lazy cover keeps the groups a full rescan keeps.
+// lazy cover keeps the groups a full rescan keeps; the job summary's count of protein groups at
+// 1% FDR, from facts (scoring/fdr.hpp count_at_1pct).
 #include "scoring/protein_groups.hpp"
 
 #include <gtest/gtest.h>
@@ -143,6 +144,45 @@ Psm finalized(uint64_t spectrum, const std::string& peptide, std::vector<std::st
   p.decoy = decoy;
   for (PeptideEvidence& e : p.evidence) e.decoy = decoy;
   return p;
+}
+
+// The BSA1 demo job's case: one keratin peptide maps to 7 accessions; they are one group (the
+// summary's "4 protein groups (11 proteins)").
+TEST(ProteinGroups, OneSharedPeptideOfSevenAccessionsIsOneGroupAtOnePercent) {
+  const std::vector<std::string> keratins = {"K1", "K2", "K3", "K4", "K5", "K6", "K7"};
+  std::vector<Psm> psms = {
+      finalized(0, "LVNELTEFAK", {"ALBU"}, 0.0, 0.0, 0.0),
+      finalized(1, "YEELQITAGR", keratins, 0.0, 0.0, 0.0),
+      // Peptide not at 1%, its protein_q 0 through ALBU: "proteins" counts P9, no group has it.
+      finalized(2, "AAAAAK", {"ALBU", "P9"}, 0.5, 0.5, 0.0),
+      // Peptide at 1% (just), its only protein not: a group, not at 1%.
+      finalized(3, "GGGGGR", {"P10"}, 0.01, 0.01, 0.02),
+      finalized(4, "KAFTLEVNLK", {"ALBU_rev"}, 1.0, 0.0, 0.0, true),  // a decoy group at 1%
+  };
+  // The picked-protein q-values: a keratin at 0.005 makes the group's q (the best member's).
+  std::vector<ProteinScore> proteins = {
+      {"ALBU", false, 10, 0.0, true},   {"K1", false, 9, 1.0, false}, {"K3", false, 9, 0.005, true},
+      {"K5", false, 9, 0.3, true},      {"P9", false, 8, 0.0, true},  {"P10", false, 7, 0.02, true},
+      {"ALBU_rev", true, 6, 0.0, true},
+  };
+  const PsmFacts facts = facts_of(psms, proteins);
+  ASSERT_EQ(facts.accession_q.size(), facts.accession_count());
+  const FdrCounts c = count_at_1pct(facts);
+  EXPECT_EQ(c.psms, 3u);            // spectra 0, 1, 3
+  EXPECT_EQ(c.peptides, 3u);        // LVNELTEFAK, YEELQITAGR, GGGGGR
+  EXPECT_EQ(c.proteins, 9u);        // ALBU, K1-K7, P9
+  EXPECT_EQ(c.protein_groups, 2u);  // {ALBU}, {K1..K7}; not {P10} (q 0.02) nor the decoy
+  const FdrCounts v = count_at_1pct(psms, proteins);  // the vector form: the same
+  EXPECT_EQ(v.proteins, c.proteins);
+  EXPECT_EQ(v.protein_groups, c.protein_groups);
+
+  const std::vector<ProteinGroup> groups = build_protein_groups(facts);
+  ASSERT_EQ(groups.size(), 4u);  // the two above, {P10} and the decoy {ALBU_rev}
+  EXPECT_EQ(groups[1].accessions, keratins);
+  EXPECT_DOUBLE_EQ(groups[1].q_value, 0.005);
+  EXPECT_EQ(groups[2].accessions, (std::vector<std::string>{"P10"}));
+  EXPECT_DOUBLE_EQ(groups[2].q_value, 0.02);
+  EXPECT_TRUE(groups[3].decoy);
 }
 
 // assign_protein_q_values leaves each accession's q in the facts (what the groups read): the

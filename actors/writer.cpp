@@ -83,6 +83,7 @@ void writer_finish(WriterActor* self) {
     summary.psms_at_1pct = fdr.psms;
     summary.peptides_at_1pct = fdr.peptides;
     summary.proteins_at_1pct = fdr.proteins;
+    summary.protein_groups_at_1pct = fdr.protein_groups;
     summary.peptides_in_index = r.peptides_in_index;
     summary.index_cache = r.index_cache;
     summary.fragment_index = r.fragment_index;

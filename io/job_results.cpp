@@ -284,6 +284,7 @@ std::string job_summary_json_text(const JobSummary& s, const std::string& in) {
   j << in << "  \"psms_at_1pct_fdr\": " << s.psms_at_1pct << ",\n";
   j << in << "  \"peptides_at_1pct_fdr\": " << s.peptides_at_1pct << ",\n";
   j << in << "  \"proteins_at_1pct_fdr\": " << s.proteins_at_1pct << ",\n";
+  j << in << "  \"protein_groups_at_1pct_fdr\": " << s.protein_groups_at_1pct << ",\n";
   j << in << "  \"peptides_in_index\": " << s.peptides_in_index << ",\n";
   if (!s.index_cache.empty())
     j << in << "  \"index_cache\": " << json_quote(s.index_cache) << ",\n";

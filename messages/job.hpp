@@ -107,7 +107,11 @@ struct JobSummary {
   uint64_t psms = 0;          // PSMs written (all ranks, targets and decoys)
   uint64_t psms_at_1pct = 0;  // target rank-1 PSMs with spectrum_q <= 0.01
   uint64_t peptides_at_1pct = 0;
+  // Target accessions of the PSMs at 1% protein FDR: each accession a shared peptide maps to.
   uint64_t proteins_at_1pct = 0;
+  // Target protein groups at 1% FDR (parsimony, scoring/protein_groups.hpp): what Sage,
+  // Percolator, Mascot and MaxQuant report as proteins (scoring/fdr.hpp FdrCounts).
+  uint64_t protein_groups_at_1pct = 0;
   uint64_t peptides_in_index = 0;
   std::string index_cache;  // "" (no cache), "hit <file>", or "miss (<reason>), saved <file>"
   // "" (narrow windows: none built), or for an open search what the scorers' fragment-ion

@@ -132,9 +132,10 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, JobSummary& x) {
   return f(caf::meta::type_name("ionflow::JobSummary"), x.spectra_read, x.spectra_skipped,
            x.spectra_skipped_first, x.spectra_searched, x.queries, x.psms, x.psms_at_1pct,
-           x.peptides_at_1pct, x.proteins_at_1pct, x.peptides_in_index, x.index_cache,
-           x.fragment_index, x.index_scope, x.precursor_calibration, x.rescoring, x.wall_seconds,
-           x.peak_rss_bytes, x.stages, x.input_sha256, x.output_files, x.warnings, x.scorer_nodes);
+           x.peptides_at_1pct, x.proteins_at_1pct, x.protein_groups_at_1pct, x.peptides_in_index,
+           x.index_cache, x.fragment_index, x.index_scope, x.precursor_calibration, x.rescoring,
+           x.wall_seconds, x.peak_rss_bytes, x.stages, x.input_sha256, x.output_files, x.warnings,
+           x.scorer_nodes);
 }
 
 // --- pipeline messages --------------------------------------------------------------------------

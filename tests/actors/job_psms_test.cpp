@@ -203,6 +203,9 @@ TEST(JobPsms, Bsa1JobThroughThePipelineReportsItsKnownCounts) {
   // (12 by the picked protein FDR alone with the C-terminal null, before a protein's q was at
   // least its best peptide's.)
   EXPECT_EQ(s.proteins_at_1pct, 11u);
+  // The 11 in 4 protein groups (scoring/protein_groups.hpp): albumin, transthyretin, pig trypsin
+  // (dog trypsin's one peptide is pig trypsin's too) and the seven keratins.
+  EXPECT_EQ(s.protein_groups_at_1pct, 4u);
   EXPECT_TRUE(fs::is_empty(dir / "tmp"));  // no spill left behind
   const std::string tsv = read_file(dir / "out" / "results.tsv");
   EXPECT_EQ(std::count(tsv.begin(), tsv.end(), '\n'), 927);  // header + 926 PSMs

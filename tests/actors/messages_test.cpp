@@ -162,6 +162,10 @@ TEST_F(MessagesTest, JobSpecAndSummaryRoundTrip) {
   s.spectra_skipped = {{"MS level 1", 0}, {"too few peaks", 3}};
   s.spectra_skipped_first = {{"too few peaks", "/data/BSA1.mzML: spectrum scan=12"}};
   s.index_cache = "hit /cache/x.ionflow-index";
+  s.psms_at_1pct = 40;
+  s.peptides_at_1pct = 17;
+  s.proteins_at_1pct = 11;
+  s.protein_groups_at_1pct = 4;
   s.stages["scorer"] = {1.5, 139, 0, 0.25, 2.0, {}};
   s.input_sha256["/data/BSA1.mzML"] = "ab12";
   s.output_files = {"results.tsv"};
@@ -170,6 +174,10 @@ TEST_F(MessagesTest, JobSpecAndSummaryRoundTrip) {
   EXPECT_EQ(sb.spectra_skipped.at("too few peaks"), 3u);
   EXPECT_EQ(sb.spectra_skipped_first.at("too few peaks"), "/data/BSA1.mzML: spectrum scan=12");
   EXPECT_EQ(sb.index_cache, "hit /cache/x.ionflow-index");
+  EXPECT_EQ(sb.psms_at_1pct, 40u);
+  EXPECT_EQ(sb.peptides_at_1pct, 17u);
+  EXPECT_EQ(sb.proteins_at_1pct, 11u);
+  EXPECT_EQ(sb.protein_groups_at_1pct, 4u);
   EXPECT_EQ(sb.stages.at("scorer").busy_seconds, 1.5);
   EXPECT_EQ(sb.stages.at("scorer").first_active_seconds, 0.25);
   EXPECT_EQ(sb.stages.at("scorer").last_active_seconds, 2.0);

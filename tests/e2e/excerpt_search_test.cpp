@@ -32,6 +32,7 @@ TEST(ExcerptSearch, FindsTheTwelveBsaPeptidesOfTheExcerptExactly) {
   EXPECT_EQ(json_at(results, "summary.psms_at_1pct_fdr").as_integer(), 12);
   EXPECT_EQ(json_at(results, "summary.peptides_at_1pct_fdr").as_integer(), 12);
   EXPECT_EQ(json_at(results, "summary.proteins_at_1pct_fdr").as_integer(), 1);
+  EXPECT_EQ(json_at(results, "summary.protein_groups_at_1pct_fdr").as_integer(), 1);
 
   Table table = read_tsv(read_file(dir / "out/results.tsv"));
   ASSERT_EQ(table.rows.size(), 12u);

@@ -96,9 +96,13 @@ std::string format_job_summary(const JobSummary& s) {
   }
   if (!s.rescoring.empty()) out += fmt::format("  rescoring          {}\n", s.rescoring);
   auto s_after = [](uint64_t n) { return n == 1 ? "" : "s"; };  // "1 PSM", "2 PSMs"
-  out += fmt::format("  at 1% FDR          {:>10} PSM{}, {} peptide{}, {} protein{}\n",
-                     s.psms_at_1pct, s_after(s.psms_at_1pct), s.peptides_at_1pct,
-                     s_after(s.peptides_at_1pct), s.proteins_at_1pct, s_after(s.proteins_at_1pct));
+  // Groups first: they are what peers report as proteins; the accessions of shared peptides
+  // follow in parentheses ("4 protein groups (11 proteins)").
+  out += fmt::format(
+      "  at 1% FDR          {:>10} PSM{}, {} peptide{}, {} protein group{} ({} protein{})\n",
+      s.psms_at_1pct, s_after(s.psms_at_1pct), s.peptides_at_1pct, s_after(s.peptides_at_1pct),
+      s.protein_groups_at_1pct, s_after(s.protein_groups_at_1pct), s.proteins_at_1pct,
+      s_after(s.proteins_at_1pct));
   if (!s.stages.empty()) {
     out += fmt::format("  {:<10} {:>9} {:>12} {:>12} {:>10}  {}\n", "stage", "busy s", "items",
                        "items/s", "MB/s", "active s");

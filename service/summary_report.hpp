@@ -2,8 +2,8 @@
 // as JSON for the service API (the same fields as results.json's "summary").
 //
 // Text layout: counts (spectra read / skipped by reason / searched, queries, PSMs, PSMs,
-// peptides and proteins at 1% FDR), then one line per pipeline stage with its busy time and
-// throughput (items/s and MB/s over busy seconds), then wall time and peak memory.
+// peptides, protein groups and proteins at 1% FDR), then one line per pipeline stage with its busy
+// time and throughput (items/s and MB/s over busy seconds), then wall time and peak memory.
 // Thread-safety: pure functions.
 #pragma once
 

@@ -36,11 +36,16 @@
   // ---- summary ----------------------------------------------------------------------------
   function renderSummary(s) {
     const skipped = Object.values(s.spectra_skipped || {}).reduce((a, b) => a + b, 0);
+    // Protein groups (parsimony) are what peers count as proteins; "proteins" counts every accession a shared peptide maps
+    // to. A job stored before groups were counted has no protein_groups_at_1pct_fdr: "–".
     const cards = [["PSMs at 1% FDR", s.psms_at_1pct_fdr, "psms-at-1pct", true], ["peptides at 1% FDR", s.peptides_at_1pct_fdr, "", true],
-      ["proteins at 1% FDR", s.proteins_at_1pct_fdr, "", true], ["spectra read", s.spectra_read], ["spectra skipped", skipped],
+      ["protein groups at 1% FDR", s.protein_groups_at_1pct_fdr === undefined ? "–" : s.protein_groups_at_1pct_fdr, "protein-groups-at-1pct", true,
+        "parsimonious protein groups: indistinguishable proteins merged, proteins whose peptides another group explains dropped"],
+      ["proteins at 1% FDR", s.proteins_at_1pct_fdr, "proteins-at-1pct", true, "every protein accession of the accepted PSMs, all those of a shared peptide"],
+      ["spectra read", s.spectra_read], ["spectra skipped", skipped],
       ["spectra searched", s.spectra_searched], ["queries", s.queries], ["PSMs", s.psms], ["peptides in index", s.peptides_in_index],
       ["wall time", fmtSeconds(s.wall_seconds)], ["peak memory", fmtBytes(s.peak_rss_bytes)]];
-    $("cards").replaceChildren(...cards.map(([label, value, cid, key]) => el("div", { class: "card" + (key ? " key" : "") },
+    $("cards").replaceChildren(...cards.map(([label, value, cid, key, title]) => el("div", { class: "card" + (key ? " key" : ""), title },
       el("div", { class: "label", text: label }), el("div", { class: "value", id: cid || null, text: typeof value === "number" ? fmtInt(value) : value }))));
     const notes = [];
     for (const [reason, n] of Object.entries(s.spectra_skipped || {})) notes.push(fmtInt(n) + " skipped: " + reason);

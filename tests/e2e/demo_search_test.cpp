@@ -80,11 +80,14 @@ TEST(DemoSearch, Bsa1FindsAtLeastCometsPsmsAndZstdOutputIsTheSameBytes) {
   EXPECT_EQ(static_cast<size_t>(json_at(results, "summary.psms").as_integer()), table.rows.size());
   // The demo's summary as README.md states it: PSMs, peptides, protein groups (albumin,
   // transthyretin, trypsin, keratin: scoring/protein_groups.hpp) and the accessions they hold (a
-  // keratin peptide maps to 7).
+  // keratin peptide maps to 7), in results.json and on the printed line.
   EXPECT_EQ(reported, 40);
   EXPECT_EQ(json_at(results, "summary.peptides_at_1pct_fdr").as_integer(), 17);
   EXPECT_EQ(json_at(results, "summary.protein_groups_at_1pct_fdr").as_integer(), 4);
   EXPECT_EQ(json_at(results, "summary.proteins_at_1pct_fdr").as_integer(), 11);
+  EXPECT_NE(plain.err.find("40 PSMs, 17 peptides, 4 protein groups (11 proteins)\n"),
+            std::string::npos)
+      << plain.err;
 
   // Well-known tryptic peptides of bovine serum albumin (P02769) among the accepted PSMs
   // (YLYEIAR, accepted until the null peptides were mass-matched at their N-terminus, now has

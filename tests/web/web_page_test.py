@@ -143,6 +143,10 @@ def main():
             print("job page usable after %.2f s" % (time.time() - t0))
             shown = B("#psms-at-1pct").text.replace(",", "")
             assert shown == str(expected), (shown, expected)
+            # Protein groups beside the accessions they hold, each as results.json has it.
+            for cid, key in (("protein-groups-at-1pct", "protein_groups_at_1pct_fdr"),
+                             ("proteins-at-1pct", "proteins_at_1pct_fdr")):
+                assert B("#" + cid).text.replace(",", "") == str(results["summary"][key]), (cid, B("#" + cid).text)
             assert B("#plots-panel").get_attribute("data-accepted") == str(expected)
             for canvas in ("plot-score", "plot-q", "plot-ppm", "plot-ppm-rt", "plot-charge"):
                 points = int(B("#" + canvas).get_attribute("data-points"))

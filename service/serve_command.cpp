@@ -198,6 +198,7 @@ QueueConsumer::Options queue_options(const ServeOptions& o, const ServeSetup& se
                        : fs::absolute(o.results_root).lexically_normal().string();
   q.index_cache_directory = (setup.data_dir / "index-cache").string();
   q.data_roots = setup.roots;
+  q.uploads_directory = setup.uploads;
   q.claim_idle_seconds = o.claim_idle_seconds;
   q.max_deliveries = o.max_deliveries;
   q.concurrent_jobs = o.concurrent_jobs;

@@ -283,6 +283,7 @@ struct HttpApi::Impl {
     std::string id = new_job_id();
     JobMessageOptions opts;
     opts.data_roots = options.data_roots;
+    opts.uploads_directory = options.uploads_directory;  // no upload in progress as an input
     opts.forced_output_directory = scheduler.output_directory(id);
     opts.forced_index_cache_directory = scheduler.index_cache_directory();
     ParsedJob parsed;

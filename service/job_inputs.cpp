@@ -71,10 +71,11 @@ UploadGate::UploadGate(const JobStore& store, std::string uploads_directory)
     : store_(store), uploads_directory_(std::move(uploads_directory)) {}
 
 std::string UploadGate::write_unless_read(const std::string& path,
-                                          const std::function<void()>& write) {
+                                          const std::function<void()>& write,
+                                          const std::function<bool()>& changes_path) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::error_code ec;
-  if (fs::exists(fs::symlink_status(path, ec))) {
+  if ((!changes_path || changes_path()) && fs::exists(fs::symlink_status(path, ec))) {
     std::string job = unfinished_.job_reading(store_, path);
     if (!job.empty()) return job;
   }

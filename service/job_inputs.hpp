@@ -1,7 +1,9 @@
 // Job inputs: the files a stored job reads, for the upload endpoint's rule that a file a
 // queued or running job reads is not changed under it: PUT /v1/uploads/NAME refuses every piece
-// of that name (a first piece would replace the file, a later one append to it, so the job's
-// results would depend on when it started) until the job has ended.
+// of that name that would change the file (every piece of an unsized upload: a first piece would
+// replace the file, a later one append to it, so the job's results would depend on when it
+// started; the last piece of a staged upload, which renames the whole new file over it) until
+// the job has ended. A staged upload's other pieces go to a file of their own and are accepted.
 //
 // A job's inputs are its effective parameters' "mzml_paths" (every spectra file) and
 // "database.fasta" (absolute paths: service/job_message.hpp, effective_parameters). Paths are
@@ -69,12 +71,15 @@ class UploadGate {
   UploadGate(const UploadGate&) = delete;
   UploadGate& operator=(const UploadGate&) = delete;
 
-  // Under the gate: when `path` exists and a queued or running job reads it, returns that job's
-  // id and does not call `write`; otherwise calls `write` (one piece's write) and returns "".
-  // A path with nothing at it is read by no job that can still start on it (a job's inputs are
-  // checked when it is submitted), so it is not looked up. Throws what JobStore::list throws,
-  // and what `write` throws.
-  std::string write_unless_read(const std::string& path, const std::function<void()>& write);
+  // Under the gate: when `write` would change `path` (`changes_path`, asked under the gate; none
+  // = it would), `path` exists and a queued or running job reads it, returns that job's id and
+  // does not call `write`; otherwise calls `write` (one piece's write) and returns "". A path with
+  // nothing at it is read by no job that can still start on it (a job's inputs are checked when
+  // it is submitted), so it is not looked up; nor is one a piece leaves as it is (a staged
+  // upload's piece before its last: UploadFiles::changes_file). Throws what JobStore::list
+  // throws, and what `write` and `changes_path` throw.
+  std::string write_unless_read(const std::string& path, const std::function<void()>& write,
+                                const std::function<bool()>& changes_path = {});
 
   // The gate, for the caller to hold while it inserts a job reading `inputs` (absolute paths,
   // job_input_paths), when one of them lies in the uploads directory; a lock that holds nothing

@@ -49,6 +49,10 @@ struct JobMessageOptions {
   // When non-empty (ionflow serve), every input path must lie inside one of these directories
   // and must not contain a ".." component; otherwise the path is rejected naming the key.
   std::vector<std::string> data_roots;
+  // When non-empty (ionflow serve, with data_roots): the uploads directory, where an input at a
+  // hidden name (an upload in progress, not a file yet: service/upload_file.hpp) is rejected
+  // naming the key, as written and through symbolic links.
+  std::string uploads_directory;
   // When non-empty (ionflow serve), results go here; a message's output_directory is then
   // ignored with a warning.
   std::string forced_output_directory;

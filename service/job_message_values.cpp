@@ -15,6 +15,7 @@
 
 #include "scoring/mass.hpp"
 #include "scoring/modification_spec.hpp"
+#include "service/upload_file.hpp"
 
 namespace ionflow::job_message_detail {
 
@@ -352,6 +353,16 @@ std::string resolve_path(const std::string& text, const std::string& path,
     if (!real_inside) {
       fail(path, "path resolves (through a symbolic link) outside the server's data roots: " +
                      p.string() + " -> " + real.string());
+    }
+    if (!options.uploads_directory.empty()) {
+      std::error_code uploads_ec;
+      const fs::path real_uploads = fs::weakly_canonical(options.uploads_directory, uploads_ec);
+      if (is_unfinished_upload(p.string(), options.uploads_directory) ||
+          (!uploads_ec && is_unfinished_upload(real.string(), real_uploads.string()))) {
+        fail(path, "an upload in progress, not a file yet: " + p.string() +
+                       " (an upload's file takes its name in the uploads directory with its "
+                       "last piece)");
+      }
     }
   }
   return p.string();

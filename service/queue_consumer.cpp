@@ -301,6 +301,7 @@ void QueueConsumer::take(RedisConnection& redis, const StreamEntry& entry, int64
   try {
     JobMessageOptions message_options;
     message_options.data_roots = options_.data_roots;
+    message_options.uploads_directory = options_.uploads_directory;
     message_options.forced_output_directory = staging;
     message_options.forced_index_cache_directory = options_.index_cache_directory;
     parsed = parse_job_message(job_field->second, unimod_, message_options);

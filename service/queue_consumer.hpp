@@ -51,6 +51,9 @@ class QueueConsumer {
     std::string results_root;  // results of job X go to results_root/X
     std::string index_cache_directory;
     std::vector<std::string> data_roots;
+    // This node's uploads directory: a job naming an upload in progress there is refused
+    // (JobMessageOptions::uploads_directory); "" = none.
+    std::string uploads_directory;
     double claim_idle_seconds = 60;
     int max_deliveries = 3;
     int concurrent_jobs = 1;

@@ -27,6 +27,7 @@
 #include "service/scheduler.hpp"
 #include "service/scorer_control.hpp"
 #include "service/scorer_handshake.hpp"
+#include "service/upload_file.hpp"
 
 namespace ionflow {
 
@@ -198,6 +199,7 @@ QueueConsumer::Options queue_options(const ServeOptions& o, const ServeSetup& se
                        : fs::absolute(o.results_root).lexically_normal().string();
   q.index_cache_directory = (setup.data_dir / "index-cache").string();
   q.data_roots = setup.roots;
+  q.uploads_directory = setup.uploads;
   q.claim_idle_seconds = o.claim_idle_seconds;
   q.max_deliveries = o.max_deliveries;
   q.concurrent_jobs = o.concurrent_jobs;
@@ -243,12 +245,34 @@ void print_listening(const ServeOptions& o, const ServeSetup& setup, int bound_p
   std::fflush(stderr);
 }
 
+// The uploads a killed or stopped server left unfinished: no piece can reach them any more (the
+// upload ids were the old process's), so their staged and temporary files go, each logged.
+// Runs under the data directory's lock, before the API takes a piece.
+void remove_unfinished_uploads_of(const ServeSetup& setup) {
+  for (const UnfinishedUpload& u : remove_unfinished_uploads(setup.uploads)) {
+    const std::string arrived = u.size ? fmt::format("{} of its {} bytes", u.bytes, *u.size)
+                                       : fmt::format("{} bytes", u.bytes);
+    if (u.error.empty()) {
+      spdlog::warn(
+          "upload {}: unfinished when the service stopped ({}), cannot be resumed; "
+          "removed {} (send it again from offset 0)",
+          u.name, arrived, u.file);
+    } else {
+      spdlog::warn(
+          "upload {}: unfinished when the service stopped ({}), cannot be resumed; "
+          "cannot remove {}: {}",
+          u.name, arrived, u.file, u.error);
+    }
+  }
+}
+
 // The running service: its parts in the order they start; they stop in reverse (run()).
 int run_service(const ServeOptions& o, const ServeSetup& setup, const sigset_t& signals) {
   std::vector<std::string> requeued, cancelled;
   JobStore store((setup.data_dir / "jobs.sqlite3").string(), &requeued, &cancelled);
   for (const auto& id : requeued)
     spdlog::warn("job {}: was running when the service stopped; requeued", id);
+  remove_unfinished_uploads_of(setup);
   // Upload pieces are written under it, and jobs reading uploads recorded: by the HTTP API and
   // by the Redis queue's consumer alike (job_inputs.hpp).
   UploadGate upload_gate(store, setup.uploads);

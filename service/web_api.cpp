@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <regex>
 
 #include "service/data_browser.hpp"
@@ -50,6 +51,13 @@ std::map<std::string, std::string> single_params(const httplib::Request& req) {
   return out;
 }
 
+// A byte count or offset: digits only (strtoull read "-1" as 18446744073709551615: a 409 about
+// the upload's end instead of a 400 about the field).
+bool parse_bytes(const std::string& text, uint64_t& out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return !text.empty() && ec == std::errc() && end == text.data() + text.size();
+}
+
 bool valid_upload_name(const std::string& name) {
   static const std::regex pattern(R"([A-Za-z0-9_][A-Za-z0-9._-]{0,199})");
   return std::regex_match(name, pattern);
@@ -89,10 +97,14 @@ struct WebApi::Impl {
   std::once_flag modifications_once;
   std::unique_ptr<ModificationSearch> modifications;
   UploadGate& upload_gate;
-  std::unique_ptr<UploadFiles> upload_files;  // used under upload_gate only
+  UploadFiles upload_files;  // used under upload_gate only
 
   Impl(JobStore& s, const Unimod& u, UploadGate& g, Options o)
-      : store(s), unimod(u), options(std::move(o)), upload_gate(g) {}
+      : store(s),
+        unimod(u),
+        options(std::move(o)),
+        upload_gate(g),
+        upload_files(options.uploads_directory) {}
 
   // The done job `id`, or an error reply (false).
   bool done_job(const std::string& id, httplib::Response& res, JobRecord& out) {
@@ -228,13 +240,19 @@ struct WebApi::Impl {
       return error(res, 400, "offset: required (the byte at which the body goes; 0 starts anew)",
                    "offset");
     }
-    {
-      // Digits only: strtoull read "-1" as 18446744073709551615 (a 409 about the upload's
-      // end instead of a 400 about this field).
-      const std::string text = req.get_param_value("offset");
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), offset);
-      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-        return error(res, 400, "offset: expected a byte offset (digits), got " + text, "offset");
+    if (const std::string text = req.get_param_value("offset"); !parse_bytes(text, offset)) {
+      return error(res, 400, "offset: expected a byte offset (digits), got " + text, "offset");
+    }
+    // The whole file's bytes (tus's Upload-Length): the pieces are staged out of sight, and the
+    // file takes its name whole with the last one (upload_file.hpp).
+    std::optional<uint64_t> size;
+    if (req.has_param("size")) {
+      const std::string text = req.get_param_value("size");
+      if (uint64_t total = 0; parse_bytes(text, total)) {
+        size = total;
+      } else {
+        return error(res, 400, "size: expected the whole file's bytes (digits), got " + text,
+                     "size");
       }
     }
     const fs::path path = fs::path(options.uploads_directory) / name;
@@ -242,16 +260,19 @@ struct WebApi::Impl {
     UploadPieceResult written;
     // A file a queued or running job reads is not changed under it (job_inputs.hpp): neither
     // replaced by a first piece nor appended to by a later one, whose job would otherwise read
-    // a cut or a whole file depending on when it started. A job submitted before its input's
-    // last piece reads what was there; its upload goes on (same offset and id) once the job
-    // has ended, e.g. after DELETE /v1/jobs/ID. The check and the write are one step under the
-    // gate, which a job reading uploads is also inserted under (POST /v1/jobs).
-    const std::string job = upload_gate.write_unless_read(path.string(), [&] {
-      std::error_code ec;
-      fs::create_directories(options.uploads_directory, ec);
-      if (!upload_files) upload_files = std::make_unique<UploadFiles>(options.uploads_directory);
-      written = upload_files->write_piece(name, offset, req.body, upload);
-    });
+    // a cut or a whole file depending on when it started, nor replaced by the last piece of a
+    // staged upload (its other pieces go to its staged file, and are accepted). A job submitted
+    // before its input's last piece reads what was there; its upload goes on (same offset and
+    // id) once the job has ended, e.g. after DELETE /v1/jobs/ID. The check and the write are one
+    // step under the gate, which a job reading uploads is also inserted under (POST /v1/jobs).
+    const std::string job = upload_gate.write_unless_read(
+        path.string(),
+        [&] {
+          std::error_code ec;
+          fs::create_directories(options.uploads_directory, ec);
+          written = upload_files.write_piece(name, offset, req.body, upload, size);
+        },
+        [&] { return upload_files.changes_file(name, offset, req.body.size(), upload, size); });
     if (!job.empty()) {
       JsonValue refused = JsonValue::object();
       refused.set("error", "name: " + path.string() + " is an input of job " + job +
@@ -267,7 +288,29 @@ struct WebApi::Impl {
         body.set("path", path.string());
         body.set("bytes", written.bytes);
         body.set("upload", written.upload);
+        if (written.size) {  // a staged upload (an unsized one answers as before)
+          body.set("size", *written.size);
+          body.set("complete", written.complete);
+        }
         return reply(res, 200, body);
+      case UploadPieceResult::kTooLong:
+        body.set("error", "size: a piece of " + std::to_string(req.body.size()) +
+                              " bytes at offset " + std::to_string(offset) +
+                              " would end past the upload's size of " +
+                              std::to_string(*written.size) + " bytes");
+        body.set("field", "size");
+        body.set("size", *written.size);
+        return reply(res, 413, body);
+      case UploadPieceResult::kSizeMismatch:
+        body.set("error", written.size
+                              ? "size: " + std::to_string(*size) + " is not the upload's size (" +
+                                    std::to_string(*written.size) +
+                                    " bytes, given with its first piece)"
+                              : "size: the upload was started without one (leave it out, or start "
+                                "over at offset 0 with it)");
+        body.set("field", "size");
+        if (written.size) body.set("size", *written.size);
+        return reply(res, 409, body);
       case UploadPieceResult::kSuperseded:
         body.set("error", "upload: " + upload + " is not the current upload of " + name +
                               " (another first piece has replaced it, or the server has "
@@ -280,6 +323,10 @@ struct WebApi::Impl {
                               std::to_string(written.bytes) + " bytes)");
         body.set("field", "offset");
         body.set("bytes", written.bytes);
+        if (written.size) {
+          body.set("size", *written.size);
+          body.set("complete", written.complete);
+        }
         return reply(res, 409, body);
       case UploadPieceResult::kNotRegular:
         return error(res, 409,

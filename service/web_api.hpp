@@ -12,12 +12,18 @@
 //   GET /v1/jobs/{id}/files/{name}     any result file of a done job (results.mzid, ...)
 //   GET /v1/files[?path=DIR]           the data roots' directories (service/data_browser.hpp)
 //   GET /v1/modifications?q=T&limit=N  Unimod names for T (service/modification_search.hpp)
-//   PUT /v1/uploads/{name}?offset=N    appends the body to DATA_DIR/uploads/{name} at byte N
+//   PUT /v1/uploads/{name}?offset=N[&upload=ID][&size=TOTAL]
+//                                      appends the body to DATA_DIR/uploads/{name} at byte N
 //                                      (a file is sent in pieces within --max-body-bytes;
-//                                      offset 0 starts it anew) -> {"path", "bytes"};
-//                                      409 naming "name" and "job" for any piece while a
-//                                      queued or running job reads the file (job_inputs.hpp:
-//                                      checked and written under the UploadGate)
+//                                      offset 0 starts it anew) -> {"path", "bytes", "upload"};
+//                                      with size (on the first piece; later ones may repeat
+//                                      it) the pieces are staged out of sight and the file
+//                                      takes its name whole with the last, answering also
+//                                      {"size", "complete"}; 413 naming "size" for a piece
+//                                      past it (upload_file.hpp). 409 naming "name" and "job"
+//                                      for a piece that would change the file while a queued or
+//                                      running job reads it (job_inputs.hpp: checked and
+//                                      written under the UploadGate)
 // Pages carry a Content-Security-Policy of default-src 'self' (no inline script, no other
 // host). They need no API token themselves (they hold no data); every /v1 endpoint does when
 // the server has one (the page asks for it once and sends it as the bearer token).

@@ -277,7 +277,9 @@
   $("files-up").onclick = () => browse($("files-up").dataset.parent || "");
   $("files-close").onclick = () => $("files-dialog").classList.remove("shown");
 
-  // ---- uploads: sent in pieces of 512 KiB, or of the server's request-body limit when smaller ----
+  // ---- uploads: sent in pieces of 512 KiB, or of the server's request-body limit when smaller,
+  // each giving the whole file's size: the server stages the pieces out of sight and the file
+  // takes its name whole with the last one (never listed or read by a job half-done) ----
   async function upload(file, onDone) {
     const ok = $("submit-ok");
     const health = await api("/v1/health");
@@ -285,15 +287,21 @@
     const chunk = limit > 0 ? Math.min(512 * 1024, limit) : 512 * 1024;
     const name = file.name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[.]+/, "");
     let upload = "";  // the server's id of this upload, from its first piece
+    const fail = (message) => {
+      showFieldError(onDone === addSpectra ? "mzml_paths" : "database.fasta", "upload: " + message);
+      ok.classList.remove("shown");
+    };
     for (let offset = 0; offset < file.size || offset === 0; offset += chunk) {
       ok.textContent = "Uploading " + file.name + ": " + fmtBytes(offset) + " of " + fmtBytes(file.size);
       ok.classList.add("shown");
-      const r = await api("/v1/uploads/" + encodeURIComponent(name) + "?offset=" + offset +
+      const r = await api("/v1/uploads/" + encodeURIComponent(name) + "?offset=" + offset + "&size=" + file.size +
                           (upload ? "&upload=" + encodeURIComponent(upload) : ""),
                           { method: "PUT", headers: { "Content-Type": "application/octet-stream" }, body: file.slice(offset, offset + chunk) });
       if (r.ok && offset === 0) upload = r.body.upload || "";
-      if (!r.ok) { showFieldError(onDone === addSpectra ? "mzml_paths" : "database.fasta", "upload: " + r.body.error); ok.classList.remove("shown"); return; }
-      if (offset + chunk >= file.size) { ok.textContent = "Uploaded " + file.name + " (" + fmtBytes(file.size) + ")"; onDone(r.body.path); return; }
+      if (!r.ok) return fail(r.body.error);
+      const last = offset + chunk >= file.size;
+      if (last && !r.body.complete) return fail("the server did not complete " + name + " (" + fmtBytes(r.body.bytes) + " of " + fmtBytes(file.size) + ")");
+      if (last) { ok.textContent = "Uploaded " + file.name + " (" + fmtBytes(file.size) + ")"; onDone(r.body.path); return; }
     }
   }
   $("upload-spectra").onchange = async (ev) => { for (const f of ev.target.files) await upload(f, addSpectra); };

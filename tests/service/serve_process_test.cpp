@@ -1,7 +1,8 @@
 // `ionflow serve` as a process: a job left "running" by a killed server is run again at the next
 // start (one whose cancel was requested ends cancelled, its empty output directory removed),
 // the temporary result files a server killed while writing left are removed with the job that
-// ends without results, SIGTERM stops the server with exit code 0. Uses the built executable
+// ends without results, the staged files of uploads a restart cannot resume are removed and
+// logged, SIGTERM stops the server with exit code 0. Uses the built executable
 // (skipped when it is not built or the build has no HTTP support).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -201,6 +203,71 @@ TEST_F(ServeProcessTest, RemovesTheTemporaryResultsAKilledServerLeftOfJobsEnding
   EXPECT_EQ(serve_test::read_file(dir_ / "jobs" / "jcancelledmixed" / "results.tsv"),
             "psm_id\tfilename\n1\tcut");
   EXPECT_TRUE(fs::exists(dir_ / "jobs" / "jcancelledmixed" / "notes.tmp"));
+}
+
+// An upload with size=TOTAL cut by a kill -9 (a new user's find, before size existed: the first
+// 1,000,000 bytes of a FASTA stayed as a complete-looking file, and a job searched 1,322 of its
+// 2,692 proteins, "done"): its pieces were staged under a hidden name, so nothing is at its name,
+// and the restart, which can resume no upload (409 "bytes": 0), removes the staged file and logs
+// it. A complete upload and a hidden file that is not ionflow's stay.
+TEST(ServeRestart, RemovesTheStagedUploadsItCannotResume) {
+  ASSERT_TRUE(fs::exists(kIonflow)) << kIonflow << " not built";
+  serve_test::ServeTestDir dir("serve_staged");
+  serve_test::ServeProcess server(dir.path(), {});
+  ASSERT_GT(server.start(), 0) << server.log();
+  auto client = server.client();
+  const std::string fasta = serve_test::read_file(kData + "/bsa_target_decoy_excerpt.fasta");
+  const size_t half = fasta.size() / 2;
+  const std::string size = std::to_string(fasta.size());
+  auto first = client->Put("/v1/uploads/cut.fasta?offset=0&size=" + size, fasta.substr(0, half),
+                           "text/plain");
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->status, 200) << first->body;
+  const std::string upload = parse_json(first->body).find("upload")->as_string();
+  auto whole = client->Put("/v1/uploads/whole.fasta?offset=0&size=" + size, fasta, "text/plain");
+  ASSERT_TRUE(whole);
+  ASSERT_TRUE(whole->status == 200 && parse_json(whole->body).find("complete")->as_bool())
+      << whole->body;
+  const fs::path uploads = dir.path() / "uploads";
+  std::ofstream(uploads / ".notes") << "not ionflow's\n";
+  const std::string staged = ".staged-" + upload + "-" + size + "-cut.fasta";
+  server.kill9();
+  ASSERT_EQ(fs::file_size(uploads / staged), half);  // what the kill left
+  EXPECT_FALSE(fs::exists(uploads / "cut.fasta"));
+
+  ASSERT_GT(server.start(), 0) << server.log();
+  client = server.client();
+  EXPECT_THAT(server.log(),
+              ::testing::HasSubstr("upload cut.fasta: unfinished when the service stopped (" +
+                                   std::to_string(half) + " of its " + size +
+                                   " bytes), cannot be resumed; removed " + staged +
+                                   " (send it again from offset 0)"));
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(uploads)) left.push_back(e.path().filename());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{".notes", "whole.fasta"}));
+  EXPECT_EQ(serve_test::read_file(uploads / "whole.fasta"), fasta);
+  auto resumed = client->Put("/v1/uploads/cut.fasta?offset=" + std::to_string(half) +
+                                 "&upload=" + upload + "&size=" + size,
+                             fasta.substr(half), "text/plain");
+  ASSERT_TRUE(resumed);
+  EXPECT_EQ(resumed->status, 409) << resumed->body;
+  EXPECT_EQ(parse_json(resumed->body).find("bytes")->as_integer(), 0);
+  EXPECT_FALSE(fs::exists(uploads / "cut.fasta"));
+  auto listing = client->Get("/v1/files?path=" + uploads.string());
+  ASSERT_TRUE(listing && listing->status == 200);
+  const JsonValue listed = parse_json(listing->body);
+  const auto& entries = listed.find("entries")->as_array();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].find("name")->as_string(), "whole.fasta");
+  auto job = client->Post("/v1/jobs",
+                          serve_test::demo_job(kData + "/BSA1_identified_excerpt.mzML",
+                                               (uploads / "cut.fasta").string()),
+                          "application/json");
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->status, 400) << job->body;
+  EXPECT_EQ(parse_json(job->body).find("error")->as_string(),
+            "database.fasta: file not found: " + (uploads / "cut.fasta").string());
 }
 
 }  // namespace

@@ -342,6 +342,196 @@ TEST_F(WebApiTest, AReplacedUploadIsToldToStartOver) {
   EXPECT_EQ(parse_json(next->body).find("bytes")->as_integer(), 6);
 }
 
+// With size=TOTAL a file sent in pieces is nowhere to be seen until its last piece (a new user's
+// find: the first 1,000,000 bytes of a FASTA, the server killed, and a job searched 1,322 of its
+// 2,692 proteins, "done"): the uploads directory's listing leaves it out, a job naming it finds
+// no file, a job naming the staged file (or a link to it) is refused. The last piece answers
+// "complete": true and the file is then listed, byte for byte the one sent, and searched.
+TEST_F(WebApiTest, AStagedUploadIsNeitherListedNorAJobInputUntilItsLastPiece) {
+  start_api({});
+  const std::string bytes = excerpt_bytes();
+  const std::string size = std::to_string(bytes.size());
+  const size_t third = bytes.size() / 3;
+  const fs::path uploads = dir_ / "uploads";
+  const std::string path = (uploads / "staged.mzML").string();
+  auto listed = [&] {
+    std::vector<std::string> names;
+    const JsonValue listing = get("/v1/files?path=" + uploads.string());
+    for (const auto& e : listing.find("entries")->as_array())
+      names.push_back(e.find("name")->as_string());
+    return names;
+  };
+  auto refused_job = [&](const std::string& spectra) {
+    auto res = client_->Post("/v1/jobs", excerpt_job(spectra), "application/json");
+    EXPECT_TRUE(res && res->status == 400) << (res ? res->body : "no answer");
+    return res ? parse_json(res->body) : JsonValue();
+  };
+  auto first = client_->Put("/v1/uploads/staged.mzML?offset=0&size=" + size, bytes.substr(0, third),
+                            "application/xml");
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->status, 200) << first->body;
+  const JsonValue started = parse_json(first->body);
+  EXPECT_EQ(started.find("path")->as_string(), path);
+  EXPECT_EQ(started.find("bytes")->as_integer(), static_cast<int64_t>(third));
+  EXPECT_EQ(started.find("size")->as_integer(), static_cast<int64_t>(bytes.size()));
+  EXPECT_FALSE(started.find("complete")->as_bool());
+  const std::string upload = started.find("upload")->as_string();
+  const fs::path staged = uploads / (".staged-" + upload + "-" + size + "-staged.mzML");
+  fs::create_symlink(staged, uploads / "alias.mzML");
+  // The second piece leaves the size out (the first one's holds).
+  auto second =
+      client_->Put("/v1/uploads/staged.mzML?offset=" + std::to_string(third) + "&upload=" + upload,
+                   bytes.substr(third, third), "application/xml");
+  ASSERT_TRUE(second);
+  ASSERT_EQ(second->status, 200) << second->body;
+  EXPECT_FALSE(parse_json(second->body).find("complete")->as_bool());
+  EXPECT_EQ(fs::file_size(staged), 2 * third);
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_EQ(listed(), std::vector<std::string>{"alias.mzML"});
+  JsonValue body = refused_job(path);
+  EXPECT_EQ(body.find("error")->as_string(), "mzml_paths[0]: file not found: " + path);
+  EXPECT_EQ(body.find("field")->as_string(), "mzml_paths[0]");
+  const std::string in_progress =
+      " (an upload's file takes its name in the uploads directory with its last piece)";
+  body = refused_job(staged.string());
+  EXPECT_EQ(
+      body.find("error")->as_string(),
+      "mzml_paths[0]: an upload in progress, not a file yet: " + staged.string() + in_progress);
+  EXPECT_EQ(body.find("field")->as_string(), "mzml_paths[0]");
+  body = refused_job((uploads / "alias.mzML").string());
+  EXPECT_EQ(body.find("error")->as_string(),
+            "mzml_paths[0]: an upload in progress, not a file yet: " +
+                (uploads / "alias.mzML").string() + in_progress);
+  fs::remove(uploads / "alias.mzML");
+  EXPECT_EQ(store_->list(std::nullopt, 100).size(), 0u);  // no job was stored
+
+  auto last = client_->Put("/v1/uploads/staged.mzML?offset=" + std::to_string(2 * third) +
+                               "&upload=" + upload + "&size=" + size,
+                           bytes.substr(2 * third), "application/xml");
+  ASSERT_TRUE(last);
+  ASSERT_EQ(last->status, 200) << last->body;
+  const JsonValue done = parse_json(last->body);
+  EXPECT_EQ(done.find("bytes")->as_integer(), static_cast<int64_t>(bytes.size()));
+  EXPECT_TRUE(done.find("complete")->as_bool());
+  EXPECT_EQ(done.find("path")->as_string(), path);
+  EXPECT_FALSE(fs::exists(staged));
+  const JsonValue listing = get("/v1/files?path=" + uploads.string());
+  ASSERT_EQ(listing.find("entries")->as_array().size(), 1u);
+  const JsonValue& entry = listing.find("entries")->as_array()[0];
+  EXPECT_EQ(entry.find("name")->as_string(), "staged.mzML");
+  EXPECT_EQ(entry.find("bytes")->as_integer(), static_cast<int64_t>(bytes.size()));
+  EXPECT_EQ(entry.find("kind")->as_string(), "spectra");
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), bytes);
+  // Searched as the committed excerpt is: its 12 PSMs.
+  EXPECT_EQ(ResultsTable::read(results_tsv(run_excerpt_job(path))).rows(), 12u);
+}
+
+// A piece that would end past the size is refused with 413 naming "size", nothing written; a
+// size other than the first piece's, or one for an upload begun without, with 409 naming it.
+TEST_F(WebApiTest, APiecePastTheUploadsSizeIsRefused) {
+  start_api({});
+  auto put = [&](const std::string& query, const std::string& body, int status) {
+    auto res = client_->Put("/v1/uploads/" + query, body, "application/octet-stream");
+    EXPECT_TRUE(res) << query;
+    if (!res) return JsonValue();
+    EXPECT_EQ(res->status, status) << query << ": " << res->body;
+    return parse_json(res->body);
+  };
+  JsonValue body = put("a.mgf?offset=0&size=10", "BEGIN IONS\n", 413);
+  EXPECT_EQ(body.find("error")->as_string(),
+            "size: a piece of 11 bytes at offset 0 would end past the upload's size of 10 bytes");
+  EXPECT_EQ(body.find("field")->as_string(), "size");
+  EXPECT_EQ(body.find("size")->as_integer(), 10);
+  EXPECT_FALSE(fs::exists(dir_ / "uploads" / "a.mgf"));
+  const std::string upload =
+      put("a.mgf?offset=0&size=20", "BEGIN IONS\n", 200).find("upload")->as_string();
+  body = put("a.mgf?offset=11&upload=" + upload, "END IONS\nX", 413);
+  EXPECT_EQ(body.find("error")->as_string(),
+            "size: a piece of 10 bytes at offset 11 would end past the upload's size of 20 bytes");
+  body = put("a.mgf?offset=11&size=19&upload=" + upload, "END IONS", 409);
+  EXPECT_EQ(body.find("error")->as_string(),
+            "size: 19 is not the upload's size (20 bytes, given with its first piece)");
+  EXPECT_EQ(body.find("field")->as_string(), "size");
+  body = put("a.mgf?offset=7&upload=" + upload, "END IONS\n", 409);  // the wrong offset
+  EXPECT_EQ(body.find("field")->as_string(), "offset");
+  EXPECT_EQ(body.find("bytes")->as_integer(), 11);
+  EXPECT_EQ(body.find("size")->as_integer(), 20);
+  EXPECT_FALSE(body.find("complete")->as_bool());
+  for (const char* bad : {"-1", "ten", "", "18446744073709551616"}) {
+    body = put("a.mgf?offset=11&size=" + std::string(bad), "END IONS\n", 400);
+    EXPECT_EQ(body.find("error")->as_string(),
+              "size: expected the whole file's bytes (digits), got " + std::string(bad));
+    EXPECT_EQ(body.find("field")->as_string(), "size");
+  }
+  EXPECT_TRUE(
+      put("a.mgf?offset=11&upload=" + upload, "END IONS\n", 200).find("complete")->as_bool());
+  std::ifstream in(dir_ / "uploads" / "a.mgf");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "BEGIN IONS\nEND IONS\n");
+  // The last piece sent again (its answer lost): complete, nothing appended.
+  body = put("a.mgf?offset=11&upload=" + upload, "END IONS\n", 409);
+  EXPECT_EQ(body.find("bytes")->as_integer(), 20);
+  EXPECT_TRUE(body.find("complete")->as_bool());
+  EXPECT_EQ(fs::file_size(dir_ / "uploads" / "a.mgf"), 20u);
+  // An upload begun without a size takes none later; an unsized one answers as before.
+  const JsonValue unsized = put("b.mgf?offset=0", "BEGIN", 200);
+  EXPECT_EQ(unsized.find("size"), nullptr);
+  EXPECT_EQ(unsized.find("complete"), nullptr);
+  body = put("b.mgf?offset=5&size=10", "IONS\n", 409);
+  EXPECT_EQ(body.find("error")->as_string(),
+            "size: the upload was started without one (leave it out, or start over at offset 0 "
+            "with it)");
+  EXPECT_EQ(fs::file_size(dir_ / "uploads" / "b.mgf"), 5u);
+}
+
+// A staged upload under the name of a queued job's input: its pieces are staged while the job
+// waits (they change nothing the job reads), the completing one, which would replace the job's
+// input, is refused with the same 409 as any piece of an unsized upload, naming the name and the
+// job; once the job has ended the same piece completes the upload.
+TEST_F(WebApiTest, AStagedUploadReplacesAFileAJobReadsOnlyOnceTheJobHasEnded) {
+  start_api({});
+  const std::string bytes = excerpt_bytes();
+  const auto [path, unused, id] = upload_and_submit("input.mzML", bytes);
+  ASSERT_FALSE(id.empty());
+  const std::string next = bytes + "\n";  // another version of the file
+  const std::string size = std::to_string(next.size());
+  const size_t half = next.size() / 2;
+  auto first = client_->Put("/v1/uploads/input.mzML?offset=0&size=" + size, next.substr(0, half),
+                            "application/xml");
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->status, 200) << first->body;
+  const std::string upload = parse_json(first->body).find("upload")->as_string();
+  const std::string last_url = "/v1/uploads/input.mzML?offset=" + std::to_string(half) +
+                               "&upload=" + upload + "&size=" + size;
+  auto refused = client_->Put(last_url, next.substr(half), "application/xml");
+  ASSERT_TRUE(refused);
+  ASSERT_EQ(refused->status, 409) << refused->body;
+  JsonValue body = parse_json(refused->body);
+  EXPECT_EQ(body.find("job")->as_string(), id);
+  EXPECT_EQ(body.find("field")->as_string(), "name");
+  EXPECT_EQ(body.find("error")->as_string(),
+            "name: " + path + " is an input of job " + id +
+                ", which has not finished: upload under another name, or once the job has ended");
+  // Nor does a staged upload in one piece replace it.
+  refused = client_->Put("/v1/uploads/input.mzML?offset=0&size=" + size, next, "application/xml");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 409) << refused->body;
+  EXPECT_EQ(parse_json(refused->body).find("job")->as_string(), id);
+  std::ifstream unchanged(path, std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(unchanged)), {}), bytes);
+  auto cancelled = client_->Delete("/v1/jobs/" + id);
+  ASSERT_TRUE(cancelled && cancelled->status == 200) << (cancelled ? cancelled->body : "");
+  auto completed = client_->Put(last_url, next.substr(half), "application/xml");
+  ASSERT_TRUE(completed);
+  ASSERT_EQ(completed->status, 200) << completed->body;
+  EXPECT_TRUE(parse_json(completed->body).find("complete")->as_bool());
+  std::ifstream replaced(path, std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(replaced)), {}), next);
+  EXPECT_EQ(
+      std::vector<fs::path>(fs::directory_iterator(dir_ / "uploads"), fs::directory_iterator()),
+      std::vector<fs::path>{path});
+}
+
 TEST_F(WebApiTest, PagesCarryTheirPolicyAndNeedNoToken) {
   InProcessApiOptions o;
   o.api_token = "s3cret";

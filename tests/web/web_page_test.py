@@ -195,19 +195,52 @@ def main():
                               ("#plots-panel", "plots.png"), ("#psm-panel", "psm-table.png")):
                 ws.full_page_screenshot(driver, os.path.join(args.screenshots, name), B(css))
             # --- an upload through the page: a 4.9 MB FASTA in 17 pieces of the server's 300,000
-            # byte limit, each after the first giving the upload's id; the form then names the
-            # copy, byte for byte the file -------------------------------------------------------
+            # byte limit, each giving the file's size and, after the first, the upload's id: the
+            # pieces are staged out of sight, so that after each piece before the last the
+            # uploads directory's listing does not show the file, and the last one answers
+            # "complete"; the form then names the copy, byte for byte the file --------------
             driver.get(server.url + "/")
             ws.wait_for(lambda: B("#scorers").text.strip() != "", 20, "the jobs page again")
             source = os.path.join(data, os.path.dirname(FASTA), "18Protein_SoCe_Tr_detergents_trace.fasta")
+            name = os.path.basename(source)
+            uploads = os.path.join(server.dir, "data", "uploads")
+            # The page's own fetch, watched: after each piece's answer, the listing of the uploads
+            # directory (with the page's token) says whether the file is visible.
+            driver.execute_script("""
+                const uploads = arguments[0], name = arguments[1], original = window.fetch;
+                window.ionflowPieces = [];
+                window.fetch = async (path, options) => {
+                  const res = await original(path, options);
+                  if (options && options.method === "PUT" && String(path).startsWith("/v1/uploads/")) {
+                    const answer = await res.clone().json();
+                    const listing = await (await original("/v1/files?path=" + encodeURIComponent(uploads),
+                                                          { headers: options.headers })).json();
+                    window.ionflowPieces.push({ url: String(path), status: res.status, answer,
+                                                listed: listing.entries.some((e) => e.name === name) });
+                  }
+                  return res;
+                };""", uploads, name)
             driver.execute_script("document.getElementById('upload-fasta').classList.remove('hidden')")
             B("#upload-fasta").send_keys(source)
-            ws.wait_for(lambda: B("#fasta").get_attribute("value").endswith("/uploads/" + os.path.basename(source)),
+            ws.wait_for(lambda: B("#fasta").get_attribute("value").endswith("/uploads/" + name),
                         60, "the uploaded FASTA in the form")
             copy = B("#fasta").get_attribute("value")
             with open(source, "rb") as a, open(copy, "rb") as b:
                 assert a.read() == b.read(), copy
-            print("uploaded %s through the page: %d bytes, identical" % (os.path.basename(source), os.path.getsize(copy)))
+            size = os.path.getsize(source)
+            pieces = driver.execute_script("return window.ionflowPieces")
+            assert len(pieces) == (size + UPLOAD_LIMIT - 1) // UPLOAD_LIMIT == 17, len(pieces)
+            for i, piece in enumerate(pieces):
+                last = i == len(pieces) - 1
+                assert piece["status"] == 200, piece
+                assert "&size=%d" % size in piece["url"], piece["url"]
+                assert piece["answer"]["size"] == size, piece
+                assert piece["answer"]["complete"] == last, piece
+                assert piece["answer"]["bytes"] == min((i + 1) * UPLOAD_LIMIT, size), piece
+                assert piece["listed"] == last, (i, piece)
+            assert sorted(os.listdir(uploads)) == [name], os.listdir(uploads)  # no staged file left
+            print("uploaded %s through the page: %d bytes in %d pieces, listed only once complete, identical"
+                  % (name, size, len(pieces)))
             # The 401 before the token and the 400 of the bad field are logged by Chromium; any
             # other error (a script error, a refused resource) fails the test.
             logs = [l for l in driver.get_log("browser")

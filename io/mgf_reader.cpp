@@ -348,16 +348,19 @@ class MgfReader final : public SpectrumReader {
 
   void end_block() {
     state_ = State::kBetween;
-    if (bad_ != nullptr) return skip_counted(bad_);
-    if (!has_pepmass_) return skip_counted(kMissingPepmass);
+    if (bad_ != nullptr) return skip_counted(bad_, bad_line_);
+    // An entry that lacks something (its PEPMASS, any valid peak, a charge the file-level CHARGE
+    // would give) is named where it starts, its BEGIN IONS line: the END IONS line named the
+    // first of a file without PEPMASS at its line 211 rather than 1.
+    if (!has_pepmass_) return skip_counted(kMissingPepmass, block_line_);
     const std::string where = "line " + std::to_string(block_line_);
     // Invalid peaks are dropped and counted at their own lines (peak_line noted the first).
     check_peaks(current_, stats_, line_of(first_invalid_.bad_mz),
                 line_of(first_invalid_.bad_intensity));
-    if (current_.mz.empty()) return skip_counted(kNoPeaks);
+    if (current_.mz.empty()) return skip_counted(kNoPeaks, block_line_);
     if (!has_charge_) {
       if (const char* reason = charge_skip_reason(default_charge_kind_))
-        return skip_counted(reason);
+        return skip_counted(reason, block_line_);
       current_.precursor_charges = default_charges_;
     }
     settle_peak_mode(current_, PeakMode::kUnknown, stats_, where);
@@ -374,19 +377,21 @@ class MgfReader final : public SpectrumReader {
     orphan_lines_ = 0;
   }
 
-  // Counts a spectrum that was not emitted. Orphans (no BEGIN IONS) are counted as seen here.
+  // Counts a spectrum that was not emitted, at the current line (a nested BEGIN IONS, an END IONS
+  // without BEGIN IONS, the last line of a cut file). Orphans (no BEGIN IONS) are counted as
+  // seen here.
   void skip(const char* reason) {
     if (state_ != State::kInBlock) ++stats_.spectra_seen;
-    skip_counted(reason);
+    skip_counted(reason, line_no_);
   }
   void set_bad(const char* reason) {
     bad_ = reason;
     bad_line_ = line_no_;
   }
-  void skip_counted(const char* reason) {
+  // `line`: where the first spectrum of `reason` is named (the offending line, or the entry's
+  // BEGIN IONS line for what it lacks).
+  void skip_counted(const char* reason, uint64_t line) {
     ++stats_.skipped[reason];
-    // Where: the line that made the spectrum malformed, else the current (END IONS) line.
-    const uint64_t line = reason == bad_ && bad_line_ > 0 ? bad_line_ : line_no_;
     stats_.first_skipped_at.emplace(reason, "line " + std::to_string(line));
   }
 

@@ -39,7 +39,11 @@
 //   an END IONS closes: a spectrum whose BEGIN IONS is missing) and "truncated at end of file"
 //   (EOF inside a block: the partial spectrum is dropped, no ParseError, and the problem "file
 //   ends early (truncated?)" is counted, as the mzML and mzXML readers do). Invariant:
-//   spectra_seen == spectra_emitted + sum of skipped.
+//   spectra_seen == spectra_emitted + sum of skipped. The first spectrum of each reason is named
+//   by a line (ReadStats::first_skipped_at): the line that made it malformed (a bad value, a
+//   nested BEGIN IONS, an END IONS without BEGIN IONS, the file's last line when cut), or, for
+//   an entry that lacks something ("missing PEPMASS", "no peaks", a file-level CHARGE that
+//   skips it), its BEGIN IONS line.
 // - Content outside blocks that no END IONS closes (a stray line after END IONS, before the next
 //   BEGIN IONS or the end of the file), and an END IONS with no content since the last one (or
 //   the file's start), are no spectrum: not counted in spectra_seen, but counted in

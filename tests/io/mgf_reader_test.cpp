@@ -435,20 +435,37 @@ TEST(MgfReader, NumbersBeyondTheDoubleRangeAreDroppedPeaksNotBadLines) {
             1u);
 }
 
-// Each skip reason remembers where its first spectrum is: the offending line, or the END IONS
-// line of a block that lacks something.
+// Each skip reason remembers where its first spectrum is: the offending line, or the BEGIN IONS
+// line of an entry that lacks something (a new user's catch: an MGF without PEPMASS named its
+// first entry at its END IONS line, 211, not where it starts, line 1).
 TEST(MgfReader, FirstSkippedSpectrumOfEachReasonNamesItsLine) {
   Parsed p = parse(
       "BEGIN IONS\nTITLE=a\nPEPMASS=abc\n100 1\nEND IONS\n"                      // lines 1-5
       "BEGIN IONS\nTITLE=b\nPEPMASS=500.2\nCHARGE=2+\n100 1\n200 x\nEND IONS\n"  // 6-12
       "BEGIN IONS\nTITLE=c\nCHARGE=2+\n100 1\nEND IONS\n"                        // 13-17
-      "BEGIN IONS\nTITLE=d\nPEPMASS=abc\n100 1\nEND IONS\n");                    // 18-22
+      "BEGIN IONS\nTITLE=d\nPEPMASS=abc\n100 1\nEND IONS\n"                      // 18-22
+      "BEGIN IONS\nTITLE=e\nPEPMASS=500.2\n100 nan\n200 inf\nEND IONS\n");       // 23-28
   EXPECT_EQ(p.stats.skipped.at("bad PEPMASS"), 2u);
   EXPECT_EQ(p.stats.first_skipped_at, (std::map<std::string, std::string>{
                                           {"bad PEPMASS", "line 3"},
                                           {"bad peak line", "line 11"},
-                                          {"missing PEPMASS", "line 17"},
+                                          {"missing PEPMASS", "line 13"},
+                                          {"no peaks", "line 23"},
                                       }));
+  // A file-level CHARGE that skips an entry (negative mode) names the entry too.
+  Parsed negative = parse("CHARGE=2-\n" + block("TITLE=f\n"));
+  EXPECT_EQ(negative.stats.first_skipped_at,
+            (std::map<std::string, std::string>{{kSkipNegativeCharge, "line 2"}}));
+  // The reviewer's file: 10 entries without PEPMASS, each 21 lines long.
+  std::string entries;
+  for (int i = 0; i < 10; ++i) {
+    entries += "BEGIN IONS\nTITLE=t" + std::to_string(i) + "\nCHARGE=2+\n";
+    for (int k = 0; k < 17; ++k) entries += std::to_string(100 + k) + " 5\n";
+    entries += "END IONS\n";
+  }
+  const io_testing::PeakListRead r = io_testing::read_peak_list(entries, "x.mgf", 100);
+  EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"missing PEPMASS", 10}}));
+  EXPECT_EQ(r.stats.first_skipped_at.at("missing PEPMASS"), "line 1");
 }
 
 TEST(MgfReader, TruncatedFileDropsOnlyThePartialSpectrum) {

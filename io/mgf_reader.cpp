@@ -356,7 +356,7 @@ class MgfReader final : public SpectrumReader {
     const std::string where = "line " + std::to_string(block_line_);
     // Invalid peaks are dropped and counted at their own lines (peak_line noted the first).
     check_peaks(current_, stats_, line_of(first_invalid_.bad_mz),
-                line_of(first_invalid_.bad_intensity));
+                line_of(first_invalid_.bad_intensity), line_of(first_invalid_.negative_intensity));
     if (current_.mz.empty()) return skip_counted(kNoPeaks, block_line_);
     if (!has_charge_) {
       if (const char* reason = charge_skip_reason(default_charge_kind_))
@@ -423,8 +423,8 @@ class MgfReader final : public SpectrumReader {
     if (!has_intensity) {
       note_problem(stats_, kPeakWithoutIntensity, 1, "line " + std::to_string(line_no_));
     }
-    // A NaN, infinite or non-positive m/z and a NaN or infinite intensity (as stored) are
-    // dropped at END IONS (remove_invalid_peaks, as every reader does), counted at their line.
+    // A NaN, infinite or non-positive m/z and a NaN, infinite or negative intensity (as stored)
+    // are dropped at END IONS (remove_invalid_peaks, as every reader does), counted at their line.
     const auto stored = static_cast<float>(intensity);
     first_invalid_.note(mz, stored, line_no_);
     current_.mz.push_back(mz);

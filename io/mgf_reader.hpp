@@ -28,9 +28,9 @@
 //   notation (1.5e3); a third column (fragment charge, annotation) is ignored; a line with only an
 //   m/z gets intensity 1 (the format makes the intensity optional; equal intensities favour no
 //   peak) and is counted in ReadStats::problems ("peak lines without an intensity (given
-//   intensity 1)"). A peak with a NaN, infinite or non-positive m/z, or a NaN or infinite
-//   intensity, is dropped and counted (peak_checks.hpp) at its own line. Comment lines inside a
-//   block are accepted too, though Mascot allows them only outside.
+//   intensity 1)"). A peak with a NaN, infinite or non-positive m/z, or a NaN, infinite or
+//   negative intensity, is dropped and counted (peak_checks.hpp) at its own line. Comment lines
+//   inside a block are accepted too, though Mascot allows them only outside.
 // - Malformed spectra are skipped, not emitted, and counted in stats().skipped under a reason:
 //   "bad peak line", "bad PEPMASS", "bad precursor charge", "bad RTINSECONDS", "bad SCANS" (a value
 //   that starts with a digit but is not a number, range or list: "12x", "10-", an overflow),

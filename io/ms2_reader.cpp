@@ -240,7 +240,8 @@ class Ms2Reader final : public SpectrumReader {
     if (reason == nullptr && !(current_.precursor_mz > 0.0)) reason = "no precursor m/z";
     if (reason == nullptr) {
       check_peaks(current_, stats_, line_of(first_invalid_.bad_mz),
-                  line_of(first_invalid_.bad_intensity));
+                  line_of(first_invalid_.bad_intensity),
+                  line_of(first_invalid_.negative_intensity));
       if (current_.mz.empty()) reason = kSkipNoPeaks;
     }
     if (reason != nullptr) {

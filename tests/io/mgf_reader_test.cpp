@@ -406,6 +406,28 @@ TEST(MgfReader, DroppedPeaksAreReportedAtTheirLines) {
             "line 8");
 }
 
+// A reviewer's catch: negative intensities were dropped by spectrum preparation without a word
+// (a spectrum of only negative intensities was skipped as "too few peaks"), where NaN and
+// infinite ones were counted at their line. They are dropped and counted the same way now; a zero
+// intensity (also "-0") is no problem.
+TEST(MgfReader, NegativeIntensitiesAreDroppedAndCountedAtTheirLines) {
+  Parsed p = parse(
+      "BEGIN IONS\nTITLE=a\nPEPMASS=500.2\nCHARGE=2+\n100 5\n200 -3\n300 0\n"        // 1-7
+      "400 -0\n500 -1e-3\n600 -inf\nEND IONS\n"                                      // 8-11
+      "BEGIN IONS\nTITLE=b\nPEPMASS=500.2\nCHARGE=2+\n100 -1\n200 -2\nEND IONS\n");  // 12-18
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].mz, (std::vector<double>{100, 300, 400}));
+  EXPECT_EQ(p.stats.problems, (std::map<std::string, uint64_t>{{kDroppedBadIntensity, 1},
+                                                               {kDroppedNegativeIntensity, 4}}));
+  EXPECT_EQ(p.stats.skipped, (std::map<std::string, uint64_t>{{kSkipNoPeaks, 1}}));
+  EXPECT_EQ(p.stats.first_skipped_at.at(kSkipNoPeaks), "line 12");
+  EXPECT_EQ(read_problem_warnings("x.mgf", p.stats),
+            (std::vector<std::string>{
+                "x.mgf: 1 peak dropped: intensity NaN or infinite (as a 32-bit float: beyond "
+                "3.4e38) (first at line 10)",
+                "x.mgf: 4 peaks dropped: intensity negative (first at line 6)"}));
+}
+
 // A hostile check: "1e400 1" failed its line and skipped the spectrum as a bad peak line, where
 // "inf 1" dropped only the peak. Values beyond the double range saturate now (to infinity, or
 // to 0 below it), and the peak rule decides, as for "inf".

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -100,6 +101,23 @@ TEST(PeakListParser, ASkippedSpectrumWithoutTitleIsNamedByItsPlace) {
             "untitled.mgf: spectrum index=0 scan=7");
   EXPECT_EQ(first_too_few_peaks("BEGIN IONS\nTITLE=t1\nPEPMASS=400\nCHARGE=2+\n100 1\nEND IONS\n"),
             "untitled.mgf: spectrum t1");
+}
+
+// A reviewer's catch: negative intensities were dropped by preparation without a word, so a
+// spectrum of only negative intensities was "too few peaks" and nothing said why. The reader
+// drops and counts them now, as NaN ones: the spectrum has no peaks, and the warning names the
+// first one's line.
+TEST(PeakListParser, ASpectrumOfNegativeIntensitiesIsNoPeaksAndWarned) {
+  PeakListParser parser({"x.mgf"}, SearchParameters{});
+  std::vector<Query> out;
+  parser.feed(0, "BEGIN IONS\nTITLE=neg\nPEPMASS=400\nCHARGE=2+\n100 -1\n200 -2\nEND IONS\n", true,
+              out);
+  EXPECT_EQ(parser.tally().spectra_skipped, (std::map<std::string, uint64_t>{{"no peaks", 1}}));
+  EXPECT_EQ(parser.tally().spectra_skipped_first.at("no peaks"), "x.mgf: line 1");
+  EXPECT_EQ(
+      parser.tally().warnings,
+      (std::vector<std::string>{"x.mgf: 2 peaks dropped: intensity negative (first at line 5)",
+                                "x.mgf: 0 of 1 spectra searchable (1 no peaks)"}));
 }
 
 TEST(PeakListParser, AnEmptyFileIsAParseErrorNamingIt) {

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
+#include "scoring/search_parameters.hpp"
 
 namespace ionflow {
 
@@ -31,6 +33,11 @@ constexpr const char* kTruncated = kSkipTruncated;
 // file's start) and the next BEGIN IONS or the file's end is no spectrum, so it is not counted as
 // one read (a stray line after END IONS made spectra_read one more than the file held).
 constexpr const char* kLinesOutsideBlocks = "lines outside BEGIN IONS/END IONS ignored";
+// A data problem counted in lines: a peak line with more than m/z, intensity and a fragment
+// charge ("101.5 200 300 extra", "400 4 some annotation"). The peak is kept with its m/z and
+// intensity; what follows is not read, but no longer silently.
+constexpr const char* kExtraPeakColumns =
+    "peak lines with columns other than m/z, intensity and fragment charge (ignored)";
 
 // A line longer than this is not MGF (or is a runaway file without newlines).
 constexpr size_t kMaxLineBytes = 16u << 20;
@@ -316,6 +323,22 @@ class MgfReader final : public SpectrumReader {
     }
   }
 
+  // Whether `rest`, what follows a peak's intensity (blanks trimmed, not empty), is one column
+  // that reads as a fragment charge, the optional third column of Mascot's MGF ("2+"; also "+2",
+  // "2", "0" unknown, "1-" negative mode, as classify_precursor_charge reads a charge) of at most
+  // kMaxPrecursorCharge (no fragment carries more charges than its precursor may). It is
+  // understood and not used: fragment charges are the search's (max_fragment_charge).
+  static bool is_fragment_charge_column(std::string_view rest) {
+    for (char c : rest) {
+      if (is_space(c)) return false;  // a fourth column
+    }
+    int charge = 0;
+    const ChargeText kind = classify_precursor_charge(rest, charge);
+    return kind == ChargeText::kUnknown ||
+           ((kind == ChargeText::kCharge || kind == ChargeText::kNegative) &&
+            std::abs(charge) <= kMaxPrecursorCharge);
+  }
+
   // A peak line whose m/z is "nan" or "inf" (as C printf writes them), any case.
   static bool is_non_finite(std::string_view s) {
     if (s.size() < 3 || !(iequals(s.substr(0, 3), "NAN") || iequals(s.substr(0, 3), "INF"))) {
@@ -417,7 +440,10 @@ class MgfReader final : public SpectrumReader {
           return;
         }
         has_intensity = true;
-        // A third column (fragment charge, annotation) is ignored.
+        p = skip_blanks(p, end);
+        if (p < end && !is_fragment_charge_column(std::string_view(p, end - p))) {
+          note_problem(stats_, kExtraPeakColumns, 1, "line " + std::to_string(line_no_));
+        }
       }
     }
     if (!has_intensity) {

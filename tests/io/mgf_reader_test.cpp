@@ -245,6 +245,39 @@ TEST(MgfReader, CommentsBlanksTabsCrlfExponentsAndThirdColumn) {
   EXPECT_EQ(s.intensity, (std::vector<float>{10.f, 20.5f, 200.f, 30.f, 0.4f, 5.f}));
 }
 
+// A reviewer's catch: "101.5 200 300 extra" was read as the peak 101.5/200 without a word. A
+// third column that is a fragment charge (Mascot's "2+") is understood and not used; any other
+// column after the intensity is counted at its line, the peak kept, the file read on.
+TEST(MgfReader, ColumnsBeyondIntensityAndFragmentChargeAreCountedAtTheirLine) {
+  const std::string text =
+      "BEGIN IONS\nTITLE=a\nPEPMASS=500.2\nCHARGE=2+\n"     // 1-4
+      "100.5 10 2+\n"                                       // 5: a fragment charge
+      "101.5 200 300 extra\n"                               // 6: 300 is no charge; a 4th column
+      "102.5 30 +1\n103.5 40 1\n104.5 50 0\n105.5 60 1-\n"  // 7-10: charges
+      "106.5 70 2+ b3\n"                                    // 11: a charge and a 4th column
+      "107.5 80 y5\n"                                       // 12: an annotation
+      "108.5 90 11+\n"                                      // 13: no fragment has 11 charges
+      "END IONS\n";
+  for (size_t block_size : {size_t{1}, size_t{5}, size_t{1} << 20}) {
+    SCOPED_TRACE(block_size);
+    const io_testing::PeakListRead r = io_testing::read_peak_list(text, "x.mgf", block_size);
+    ASSERT_EQ(r.spectra.size(), 1u);
+    EXPECT_EQ(r.spectra[0].mz,
+              (std::vector<double>{100.5, 101.5, 102.5, 103.5, 104.5, 105.5, 106.5, 107.5, 108.5}));
+    EXPECT_EQ(r.spectra[0].intensity[1], 200.f);
+    EXPECT_TRUE(r.stats.skipped.empty());
+    EXPECT_EQ(read_problem_warnings("x.mgf", r.stats),
+              std::vector<std::string>{
+                  "x.mgf: 4 peak lines with columns other than m/z, intensity and fragment "
+                  "charge (ignored) (first at line 6)"});
+  }
+  EXPECT_EQ(read_problem_warnings("x.mgf", parse("BEGIN IONS\nPEPMASS=500.2\n101.5 200 300 "
+                                                 "extra\nEND IONS\n")
+                                               .stats),
+            std::vector<std::string>{"x.mgf: 1 peak line with columns other than m/z, intensity "
+                                     "and fragment charge (ignored) (first at line 3)"});
+}
+
 TEST(MgfReader, PeakWithoutIntensityGetsIntensityOne) {
   Parsed p = parse(block("150.5\n250.5 \t\n"));
   ASSERT_EQ(p.spectra.size(), 1u);

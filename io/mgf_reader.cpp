@@ -356,6 +356,7 @@ class MgfReader final : public SpectrumReader {
     ++stats_.spectra_seen;
     current_ = RawSpectrum{};
     current_.file_index = file_index_;
+    current_.source_line = line_no_;
     current_.mz.reserve(last_peak_count_);  // spectra of one file have similar sizes
     current_.intensity.reserve(last_peak_count_);
     bad_ = nullptr;

@@ -47,7 +47,7 @@
 //   by a line (ReadStats::first_skipped_at): the line that made it malformed (a bad value, a
 //   nested BEGIN IONS, an END IONS without BEGIN IONS, the file's last line when cut), or, for
 //   an entry that lacks something ("missing PEPMASS", "no peaks", a file-level CHARGE that
-//   skips it), its BEGIN IONS line.
+//   skips it), its BEGIN IONS line. Every spectrum's BEGIN IONS line is its source_line.
 // - Content outside blocks that no END IONS closes (a stray line after END IONS, before the next
 //   BEGIN IONS or the end of the file), and an END IONS with no content since the last one (or
 //   the file's start), are no spectrum: not counted in spectra_seen, but counted in

@@ -164,6 +164,7 @@ class Ms2Reader final : public SpectrumReader {
     current_.file_index = file_index_;
     bad_ = nullptr;
     start_line_ = line_no_;
+    current_.source_line = line_no_;
     first_invalid_ = FirstInvalidPeakLines{};
     first_mh_ = 0.0;
     std::string_view f[4];

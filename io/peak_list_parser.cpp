@@ -8,6 +8,30 @@ namespace ionflow {
 // Bytes enough to tell mzML from MGF (or the whole file, when shorter).
 constexpr size_t kFormatHeadBytes = 512;
 
+namespace {
+
+// A spectrum skipped by preparation, as the summary names it: its id (an MGF without TITLE has
+// none: its place among the file's spectra, 0-based as in results, and its SCANS), then where it
+// starts in the file when the reader said ("precursor m/z above 100000" named only the TITLE).
+std::string skipped_spectrum_place(const RawSpectrum& spectrum, bool compressed) {
+  std::string text = "spectrum ";
+  if (spectrum.native_id.empty()) {
+    text += "index=" + std::to_string(spectrum.spectrum_index);
+    if (spectrum.scan >= 0) text += " scan=" + std::to_string(spectrum.scan);
+  } else {
+    text += spectrum.native_id;
+  }
+  if (spectrum.source_line > 0) {
+    text += " (line " + std::to_string(spectrum.source_line) + ")";
+  } else if (spectrum.source_byte > 0) {
+    text += " (byte " + std::to_string(spectrum.source_byte) +
+            (compressed ? " of the decompressed data)" : ")");
+  }
+  return text;
+}
+
+}  // namespace
+
 struct PeakListParser::File {
   File(const std::string& path) : decompressor(path) {}
   Decompressor decompressor;
@@ -80,14 +104,12 @@ void PeakListParser::prepare(File& fp, const std::string& path,
     if (prepared.queries.empty()) {
       const std::string reason = prepared.skip_reason.empty() ? "no query" : prepared.skip_reason;
       tally_.spectra_skipped[reason] += 1;
-      // An MGF without TITLE has no id: the spectrum's place names it (0-based, as in results).
-      tally_.spectra_skipped_first.emplace(
-          reason,
-          path + ": spectrum " +
-              (spectrum.native_id.empty()
-                   ? "index=" + std::to_string(spectrum.spectrum_index) +
-                         (spectrum.scan >= 0 ? " scan=" + std::to_string(spectrum.scan) : "")
-                   : spectrum.native_id));
+      if (tally_.spectra_skipped_first.count(reason) == 0) {
+        tally_.spectra_skipped_first.emplace(
+            reason, path + ": " +
+                        skipped_spectrum_place(
+                            spectrum, fp.decompressor.compression() != Compression::kNone));
+      }
       fp.prepare_skipped[reason] += 1;
       continue;
     }

@@ -33,8 +33,12 @@ struct ParseTally {
   uint64_t spectra_parsed = 0;    // MS2 spectra handed to preparation
   uint64_t spectra_searched = 0;  // spectra with at least one query
   uint64_t queries = 0;
-  std::map<std::string, uint64_t> spectra_skipped;           // reason -> count
-  std::map<std::string, std::string> spectra_skipped_first;  // reason -> "<file>: <where>"
+  std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
+  // reason -> "<file>: <where>": the reader's place ("line 120", "spectrum scan=12"), or for a
+  // reason of preparation the spectrum's id and where it starts, "spectrum t1 (line 7)" (MGF,
+  // MS2, mzXML: RawSpectrum::source_line), "spectrum scan=12 (byte 4711)" (mzML: source_byte;
+  // "(byte 4711 of the decompressed data)" in a compressed file).
+  std::map<std::string, std::string> spectra_skipped_first;
   // One per file without a searchable spectrum, and one per data problem of a file
   // (read_problem_warnings in io/spectrum_reader.hpp).
   std::vector<std::string> warnings;

@@ -14,6 +14,7 @@
 
 #include "io/base64.hpp"
 #include "io/mzml_reader.hpp"
+#include "io/sha256.hpp"
 #include "io/spectrum_reader.hpp"
 #include "io_test_support.hpp"
 #include "scoring/search.hpp"
@@ -195,6 +196,48 @@ TEST(PeakListParser, ASpectrumOfNegativeIntensitiesIsNoPeaksAndWarned) {
       parser.tally().warnings,
       (std::vector<std::string>{"x.mgf: 2 peaks dropped: intensity negative (first at line 5)",
                                 "x.mgf: 0 of 1 spectra searchable (1 no peaks)"}));
+}
+
+// A reviewer's catch: X.mgf and X.mgf.gz (the same spectra) were searched twice without a word;
+// only the same path given twice was warned about. A job of several files hashes the
+// decompressed bytes of each compressed one (an uncompressed file's SHA-256 is the reader's);
+// equal data is warned about, naming both files.
+TEST(PeakListParser, IdenticalSpectraFilesAreNamedByTheirData) {
+  const std::string data = sha256_hex(io_testing::read_file(kMgf));
+  const std::string on_disk_gz = sha256_hex(io_testing::read_file(kMgfGz));
+  ASSERT_NE(data, on_disk_gz);
+  PeakListParser parser({kMgf, kMgfGz}, SearchParameters{});
+  std::vector<Query> out;
+  parser.feed(0, io_testing::read_file(kMgf), true, out);
+  const std::string gz = io_testing::read_file(kMgfGz);
+  parser.feed(1, std::string_view(gz).substr(0, 100), false, out);
+  parser.feed(1, std::string_view(gz).substr(100), true, out);
+  EXPECT_EQ(parser.tally().decompressed_sha256,
+            (std::map<std::string, std::string>{{kMgfGz, data}}));
+  const std::string twice =
+      ": its spectra are searched twice, each competing with itself for its q-value";
+  EXPECT_EQ(identical_spectra_file_warnings({kMgf, kMgfGz}, {{kMgf, data}, {kMgfGz, on_disk_gz}},
+                                            parser.tally().decompressed_sha256),
+            std::vector<std::string>{"spectra file " + kMgfGz + " holds the same data as " + kMgf +
+                                     " once decompressed (SHA-256 " + data.substr(0, 16) + "...)" +
+                                     twice});
+  // A one-file job hashes nothing more.
+  PeakListParser one({kMgfGz}, SearchParameters{});
+  one.feed(0, gz, true, out);
+  EXPECT_TRUE(one.tally().decompressed_sha256.empty());
+  // Plain copies, the same path twice, three files of one data: each later one names the first.
+  const std::string a(64, 'a');
+  const std::string b(64, 'b');
+  EXPECT_EQ(identical_spectra_file_warnings({"x.mgf", "y.mgf", "copy.mgf", "x.mgf"},
+                                            {{"x.mgf", a}, {"y.mgf", b}, {"copy.mgf", a}}, {}),
+            (std::vector<std::string>{
+                "spectra file copy.mgf holds the same data as x.mgf (SHA-256 aaaaaaaaaaaaaaaa...)" +
+                    twice,
+                "spectra file x.mgf is given twice" + twice}));
+  // Different data: nothing; a compressed file's bytes on disk are not its data.
+  EXPECT_TRUE(identical_spectra_file_warnings({"x.mgf", "y.mgf.gz"},
+                                              {{"x.mgf", a}, {"y.mgf.gz", a}}, {{"y.mgf.gz", b}})
+                  .empty());
 }
 
 TEST(PeakListParser, AnEmptyFileIsAParseErrorNamingIt) {

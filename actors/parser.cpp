@@ -82,6 +82,7 @@ caf::behavior parser_actor(ParserActor* self, JobPtr ctx, caf::actor sorter,
         report.spectra_skipped = tally.spectra_skipped;
         report.spectra_skipped_first = tally.spectra_skipped_first;
         report.warnings = tally.warnings;
+        report.decompressed_sha256 = tally.decompressed_sha256;
         report.from = Stage::kParser;
         report.stages[stage_name(Stage::kParser)] = st.stats;
         return report;

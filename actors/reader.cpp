@@ -11,6 +11,7 @@
 
 #include "actors/pipeline.hpp"
 #include "io/block_reader.hpp"
+#include "io/peak_list_parser.hpp"
 #include "messages/registration.hpp"
 
 namespace ionflow {
@@ -54,6 +55,11 @@ void reader_finish(ReaderActor* self) {
               st.report.from = Stage::kReader;
               st.report.stages[stage_name(Stage::kReader)] = st.stats;
               st.report.input_sha256 = st.blocks->sha256();
+              for (std::string& warning : identical_spectra_file_warnings(
+                       st.ctx->spec.spectra_paths, st.report.input_sha256,
+                       st.report.decompressed_sha256)) {
+                st.report.warnings.push_back(std::move(warning));
+              }
               self->send(st.writer, std::move(st.report));
               self->send(st.sorter, InputDone{st.ctx->key});
             },

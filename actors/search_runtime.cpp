@@ -41,7 +41,9 @@ int usable_cores() {
 }
 
 // The same file twice (perhaps through another path) is searched twice, each spectrum competing
-// with itself for its q-value: a user rarely means that, so say it (benchmarks may mean it).
+// with itself for its q-value: a user rarely means that, so say it (benchmarks may mean it) as
+// the job starts. The same data under another name (a copy, X.mgf and X.mgf.gz) is only known
+// once read: the reader adds identical_spectra_file_warnings() to the summary's warnings.
 void warn_repeated_spectra_files(const JobSpec& job) {
   std::map<std::filesystem::path, size_t> first_of;  // real path -> first index given
   for (size_t i = 0; i < job.spectra_paths.size(); ++i) {

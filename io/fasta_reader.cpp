@@ -116,6 +116,7 @@ class FastaParser {
       if (body < end) sequence_lines(body, end);
     }
     warn_of_untagged_decoys(warnings);
+    warn_of_empty_entries(warnings);
     drop_duplicate_accessions(warnings);
     return std::move(proteins_);
   }
@@ -137,6 +138,25 @@ class FastaParser {
         std::to_string(first_decoy_looking_line_) + " ('" + first_decoy_looking_ +
         "'): they are taken as targets (or dropped where their accession repeats a target's); "
         "set decoy_tag and decoy_tag_position to match them");
+  }
+
+  // Entries whose header is followed by no residue (an empty line, the next header, the end of
+  // the file, only '*'): kept, for they make no peptide, but counted in one warning naming the
+  // first, as the spectra readers count a data problem. Not an error: nothing read is wrong
+  // or lost, as with a repeated accession (a warning too), unlike a residue that is not a letter.
+  void warn_of_empty_entries(std::vector<std::string>* warnings) const {
+    if (warnings == nullptr) return;
+    size_t count = 0;
+    size_t first = 0;
+    for (size_t i = 0; i < proteins_.size(); ++i) {
+      if (!proteins_[i].sequence.empty()) continue;
+      if (count++ == 0) first = i;
+    }
+    if (count == 0) return;
+    warnings->push_back(
+        file_name_ + ": " + std::to_string(count) + (count == 1 ? " entry" : " entries") +
+        " without a sequence (first at line " + std::to_string(header_lines_[first]) +
+        ", accession " + proteins_[first].accession + ")");
   }
 
   // Keeps the first entry of each accession, in file order; a later entry with the same

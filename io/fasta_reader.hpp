@@ -10,8 +10,10 @@
 // original format; in a file of lone-CR lines only before the first header or as a protein's
 // first sequence line), and a trailing '*' (or several) is dropped. Non-standard
 // residues (X, B, Z, U, O, J) are kept in the sequence; peptides containing residues without a
-// defined mass are not generated (see digest.hpp). A header with an empty sequence gives a protein
-// with an empty sequence.
+// defined mass are not generated (see digest.hpp). A header with an empty sequence (followed by an
+// empty line, the next header or the end of the file) gives a protein with an empty sequence, and
+// `warnings` one line for all of them: "db.fasta: 2 entries without a sequence (first at line 3,
+// accession P2)".
 //
 // Decoys: a protein whose first header token or accession starts (or, with tag_is_suffix, ends)
 // with `decoy_tag` is a decoy ("rev_VIMSS18140", "P02769|ALBU_BOVIN_rev", "DECOY_sp|P02769|...",

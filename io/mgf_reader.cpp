@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "io/parse_error.hpp"
 #include "io/peak_checks.hpp"
 #include "io/profile_spectrum.hpp"
+#include "scoring/search_parameters.hpp"
 
 namespace ionflow {
 
@@ -31,6 +33,11 @@ constexpr const char* kTruncated = kSkipTruncated;
 // file's start) and the next BEGIN IONS or the file's end is no spectrum, so it is not counted as
 // one read (a stray line after END IONS made spectra_read one more than the file held).
 constexpr const char* kLinesOutsideBlocks = "lines outside BEGIN IONS/END IONS ignored";
+// A data problem counted in lines: a peak line with more than m/z, intensity and a fragment
+// charge ("101.5 200 300 extra", "400 4 some annotation"). The peak is kept with its m/z and
+// intensity; what follows is not read, but no longer silently.
+constexpr const char* kExtraPeakColumns =
+    "peak lines with columns other than m/z, intensity and fragment charge (ignored)";
 
 // A line longer than this is not MGF (or is a runaway file without newlines).
 constexpr size_t kMaxLineBytes = 16u << 20;
@@ -316,6 +323,22 @@ class MgfReader final : public SpectrumReader {
     }
   }
 
+  // Whether `rest`, what follows a peak's intensity (blanks trimmed, not empty), is one column
+  // that reads as a fragment charge, the optional third column of Mascot's MGF ("2+"; also "+2",
+  // "2", "0" unknown, "1-" negative mode, as classify_precursor_charge reads a charge) of at most
+  // kMaxPrecursorCharge (no fragment carries more charges than its precursor may). It is
+  // understood and not used: fragment charges are the search's (max_fragment_charge).
+  static bool is_fragment_charge_column(std::string_view rest) {
+    for (char c : rest) {
+      if (is_space(c)) return false;  // a fourth column
+    }
+    int charge = 0;
+    const ChargeText kind = classify_precursor_charge(rest, charge);
+    return kind == ChargeText::kUnknown ||
+           ((kind == ChargeText::kCharge || kind == ChargeText::kNegative) &&
+            std::abs(charge) <= kMaxPrecursorCharge);
+  }
+
   // A peak line whose m/z is "nan" or "inf" (as C printf writes them), any case.
   static bool is_non_finite(std::string_view s) {
     if (s.size() < 3 || !(iequals(s.substr(0, 3), "NAN") || iequals(s.substr(0, 3), "INF"))) {
@@ -333,6 +356,7 @@ class MgfReader final : public SpectrumReader {
     ++stats_.spectra_seen;
     current_ = RawSpectrum{};
     current_.file_index = file_index_;
+    current_.source_line = line_no_;
     current_.mz.reserve(last_peak_count_);  // spectra of one file have similar sizes
     current_.intensity.reserve(last_peak_count_);
     bad_ = nullptr;
@@ -348,16 +372,19 @@ class MgfReader final : public SpectrumReader {
 
   void end_block() {
     state_ = State::kBetween;
-    if (bad_ != nullptr) return skip_counted(bad_);
-    if (!has_pepmass_) return skip_counted(kMissingPepmass);
+    if (bad_ != nullptr) return skip_counted(bad_, bad_line_);
+    // An entry that lacks something (its PEPMASS, any valid peak, a charge the file-level CHARGE
+    // would give) is named where it starts, its BEGIN IONS line: the END IONS line named the
+    // first of a file without PEPMASS at its line 211 rather than 1.
+    if (!has_pepmass_) return skip_counted(kMissingPepmass, block_line_);
     const std::string where = "line " + std::to_string(block_line_);
     // Invalid peaks are dropped and counted at their own lines (peak_line noted the first).
     check_peaks(current_, stats_, line_of(first_invalid_.bad_mz),
-                line_of(first_invalid_.bad_intensity));
-    if (current_.mz.empty()) return skip_counted(kNoPeaks);
+                line_of(first_invalid_.bad_intensity), line_of(first_invalid_.negative_intensity));
+    if (current_.mz.empty()) return skip_counted(kNoPeaks, block_line_);
     if (!has_charge_) {
       if (const char* reason = charge_skip_reason(default_charge_kind_))
-        return skip_counted(reason);
+        return skip_counted(reason, block_line_);
       current_.precursor_charges = default_charges_;
     }
     settle_peak_mode(current_, PeakMode::kUnknown, stats_, where);
@@ -374,19 +401,21 @@ class MgfReader final : public SpectrumReader {
     orphan_lines_ = 0;
   }
 
-  // Counts a spectrum that was not emitted. Orphans (no BEGIN IONS) are counted as seen here.
+  // Counts a spectrum that was not emitted, at the current line (a nested BEGIN IONS, an END IONS
+  // without BEGIN IONS, the last line of a cut file). Orphans (no BEGIN IONS) are counted as
+  // seen here.
   void skip(const char* reason) {
     if (state_ != State::kInBlock) ++stats_.spectra_seen;
-    skip_counted(reason);
+    skip_counted(reason, line_no_);
   }
   void set_bad(const char* reason) {
     bad_ = reason;
     bad_line_ = line_no_;
   }
-  void skip_counted(const char* reason) {
+  // `line`: where the first spectrum of `reason` is named (the offending line, or the entry's
+  // BEGIN IONS line for what it lacks).
+  void skip_counted(const char* reason, uint64_t line) {
     ++stats_.skipped[reason];
-    // Where: the line that made the spectrum malformed, else the current (END IONS) line.
-    const uint64_t line = reason == bad_ && bad_line_ > 0 ? bad_line_ : line_no_;
     stats_.first_skipped_at.emplace(reason, "line " + std::to_string(line));
   }
 
@@ -412,14 +441,17 @@ class MgfReader final : public SpectrumReader {
           return;
         }
         has_intensity = true;
-        // A third column (fragment charge, annotation) is ignored.
+        p = skip_blanks(p, end);
+        if (p < end && !is_fragment_charge_column(std::string_view(p, end - p))) {
+          note_problem(stats_, kExtraPeakColumns, 1, "line " + std::to_string(line_no_));
+        }
       }
     }
     if (!has_intensity) {
       note_problem(stats_, kPeakWithoutIntensity, 1, "line " + std::to_string(line_no_));
     }
-    // A NaN, infinite or non-positive m/z and a NaN or infinite intensity (as stored) are
-    // dropped at END IONS (remove_invalid_peaks, as every reader does), counted at their line.
+    // A NaN, infinite or non-positive m/z and a NaN, infinite or negative intensity (as stored)
+    // are dropped at END IONS (remove_invalid_peaks, as every reader does), counted at their line.
     const auto stored = static_cast<float>(intensity);
     first_invalid_.note(mz, stored, line_no_);
     current_.mz.push_back(mz);

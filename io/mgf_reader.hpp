@@ -25,12 +25,16 @@
 //   error. A header line that is neither a parameter, a comment nor a marker means the file is
 //   not MGF: ParseError.
 // - Peak lines: "m/z intensity" separated by spaces or tabs, numbers in decimal or exponent
-//   notation (1.5e3); a third column (fragment charge, annotation) is ignored; a line with only an
-//   m/z gets intensity 1 (the format makes the intensity optional; equal intensities favour no
-//   peak) and is counted in ReadStats::problems ("peak lines without an intensity (given
-//   intensity 1)"). A peak with a NaN, infinite or non-positive m/z, or a NaN or infinite
-//   intensity, is dropped and counted (peak_checks.hpp) at its own line. Comment lines inside a
-//   block are accepted too, though Mascot allows them only outside.
+//   notation (1.5e3); a third column that is a fragment charge (Mascot's "2+"; "+2", "2", "0",
+//   "1-", at most 10) is understood and not used (the search sets fragment charges); anything
+//   else after the intensity (a third column that is no charge, "300" or an annotation, a fourth
+//   column) is ignored and counted in ReadStats::problems ("peak lines with columns other than
+//   m/z, intensity and fragment charge (ignored)", at the first one's line), the peak kept. A
+//   line with only an m/z gets intensity 1 (the format makes the intensity optional; equal
+//   intensities favour no peak) and is counted in ReadStats::problems ("peak lines without an
+//   intensity (given intensity 1)"). A peak with a NaN, infinite or non-positive m/z, or a NaN,
+//   infinite or negative intensity, is dropped and counted (peak_checks.hpp) at its own line.
+//   Comment lines inside a block are accepted too, though Mascot allows them only outside.
 // - Malformed spectra are skipped, not emitted, and counted in stats().skipped under a reason:
 //   "bad peak line", "bad PEPMASS", "bad precursor charge", "bad RTINSECONDS", "bad SCANS" (a value
 //   that starts with a digit but is not a number, range or list: "12x", "10-", an overflow),
@@ -39,7 +43,11 @@
 //   an END IONS closes: a spectrum whose BEGIN IONS is missing) and "truncated at end of file"
 //   (EOF inside a block: the partial spectrum is dropped, no ParseError, and the problem "file
 //   ends early (truncated?)" is counted, as the mzML and mzXML readers do). Invariant:
-//   spectra_seen == spectra_emitted + sum of skipped.
+//   spectra_seen == spectra_emitted + sum of skipped. The first spectrum of each reason is named
+//   by a line (ReadStats::first_skipped_at): the line that made it malformed (a bad value, a
+//   nested BEGIN IONS, an END IONS without BEGIN IONS, the file's last line when cut), or, for
+//   an entry that lacks something ("missing PEPMASS", "no peaks", a file-level CHARGE that
+//   skips it), its BEGIN IONS line. Every spectrum's BEGIN IONS line is its source_line.
 // - Content outside blocks that no END IONS closes (a stray line after END IONS, before the next
 //   BEGIN IONS or the end of the file), and an END IONS with no content since the last one (or
 //   the file's start), are no spectrum: not counted in spectra_seen, but counted in

@@ -164,6 +164,7 @@ class Ms2Reader final : public SpectrumReader {
     current_.file_index = file_index_;
     bad_ = nullptr;
     start_line_ = line_no_;
+    current_.source_line = line_no_;
     first_invalid_ = FirstInvalidPeakLines{};
     first_mh_ = 0.0;
     std::string_view f[4];
@@ -240,7 +241,8 @@ class Ms2Reader final : public SpectrumReader {
     if (reason == nullptr && !(current_.precursor_mz > 0.0)) reason = "no precursor m/z";
     if (reason == nullptr) {
       check_peaks(current_, stats_, line_of(first_invalid_.bad_mz),
-                  line_of(first_invalid_.bad_intensity));
+                  line_of(first_invalid_.bad_intensity),
+                  line_of(first_invalid_.negative_intensity));
       if (current_.mz.empty()) reason = kSkipNoPeaks;
     }
     if (reason != nullptr) {

@@ -18,8 +18,9 @@
 // precursor charge"). Skip reasons: "bad S line", "bad I line" (an RTime that is no number),
 // "bad Z line", "bad peak line", "no peaks", "no precursor m/z", and those charge reasons. A peak
 // line with only an m/z gets intensity 1 and is counted as "peak lines without an intensity
-// (given intensity 1)" (ReadStats::problems); NaN/infinite/non-positive m/z peaks are dropped and
-// counted (peak_checks.hpp).
+// (given intensity 1)" (ReadStats::problems); peaks with a NaN, infinite or non-positive m/z, or
+// a NaN, infinite or negative intensity, are dropped and counted at their own line
+// (peak_checks.hpp).
 // ParseError (file, byte offset, line): a line before the first S line that is not an H line
 // (the file is not MS2), or a line longer than 16 MiB. Not thread-safe; one reader per file.
 #pragma once

@@ -201,6 +201,10 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
         return false;
       }
     }
+    // Where expat would have met the element: the end of what it was given (takes_spectra()),
+    // so the spectrum's source_byte is the same on both paths.
+    start_byte_ = static_cast<XML_Index>(passed_bytes_);
+    start_line_ = XML_GetCurrentLineNumber(parser_);
     try {
       for (const XmlEvent& event : scan_.events) {
         switch (event.kind) {
@@ -655,6 +659,7 @@ class MzmlReader final : public SpectrumReader, private Ms1SpectrumFilter::Sink 
     }
     settle_peak_mode(spectrum, builder_.peak_mode(), stats_, where);
     spectrum.file_index = file_index_;
+    spectrum.source_byte = spectrum_offset_;
     spectrum.spectrum_index = stats_.spectra_emitted++;
     out_->push_back(std::move(spectrum));
   }

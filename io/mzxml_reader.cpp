@@ -338,6 +338,7 @@ class MzxmlReader final : public SpectrumReader {
     scans_.emplace_back();
     Scan& scan = scans_.back();
     scan.start_line = XML_GetCurrentLineNumber(parser_);
+    scan.spectrum.source_line = scan.start_line;
     scan.spectrum.file_index = file_index_;
     int64_t num = -1;
     if (const char* v = attribute(atts, "num"); v != nullptr && parse_int(v, num) && num >= 0) {

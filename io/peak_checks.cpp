@@ -73,11 +73,15 @@ InvalidPeaks remove_invalid_peaks(RawSpectrum& spectrum) {
       ++found.bad_intensity;
       continue;
     }
+    if (negative_peak_intensity(intensity)) {
+      ++found.negative_intensity;
+      continue;
+    }
     spectrum.mz[kept] = mz;
     spectrum.intensity[kept] = intensity;
     ++kept;
   }
-  if (found.bad_mz + found.bad_intensity > 0) {
+  if (found.bad_mz + found.bad_intensity + found.negative_intensity > 0) {
     spectrum.mz.resize(kept);
     spectrum.intensity.resize(kept);
   }
@@ -91,14 +95,15 @@ void note_problem(ReadStats& stats, const char* problem, uint64_t count, std::st
 }
 
 void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view where) {
-  check_peaks(spectrum, stats, where, where);
+  check_peaks(spectrum, stats, where, where, where);
 }
 
 void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view bad_mz_where,
-                 std::string_view bad_intensity_where) {
+                 std::string_view bad_intensity_where, std::string_view negative_intensity_where) {
   const InvalidPeaks bad = remove_invalid_peaks(spectrum);
   note_problem(stats, kDroppedBadMz, bad.bad_mz, bad_mz_where);
   note_problem(stats, kDroppedBadIntensity, bad.bad_intensity, bad_intensity_where);
+  note_problem(stats, kDroppedNegativeIntensity, bad.negative_intensity, negative_intensity_where);
 }
 
 }  // namespace ionflow

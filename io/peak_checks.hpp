@@ -4,8 +4,9 @@
 //  - precursor charge text: classify_precursor_charge() ("2", "+2", "2+" are 2; "0" means
 //    unknown; "-2", "2-" are negative-mode charges; "2.5", "abc", "" and overflows are bad);
 //  - peaks: remove_invalid_peaks() drops a peak whose m/z is NaN, infinite, zero or negative, or
-//    whose intensity is NaN or infinite, and the reader counts them as a data problem
-//    (ReadStats::problems) under kDroppedBadMz / kDroppedBadIntensity;
+//    whose intensity is NaN, infinite or negative, and the reader counts them as a data problem
+//    (ReadStats::problems) under kDroppedBadMz / kDroppedBadIntensity /
+//    kDroppedNegativeIntensity;
 //  - the skip reasons of those decisions, the keys of ReadStats::skipped.
 // Plain functions, thread-safe; nothing throws.
 #pragma once
@@ -50,6 +51,12 @@ inline constexpr const char* kDroppedBadMz = "peaks dropped: m/z NaN, infinite o
 // becomes infinite and is dropped under the same reason, which says so.
 inline constexpr const char* kDroppedBadIntensity =
     "peaks dropped: intensity NaN or infinite (as a 32-bit float: beyond 3.4e38)";
+// A negative intensity is no signal: spectrum preparation never used one (it keeps intensities
+// > 0), so such peaks were dropped there without a word and a spectrum of only negative
+// intensities was skipped as "too few peaks". They are dropped here instead, counted like NaN
+// ones; a zero intensity (a profile's empty points, padding) is no problem and is left to
+// preparation. -0.0 is zero.
+inline constexpr const char* kDroppedNegativeIntensity = "peaks dropped: intensity negative";
 inline constexpr const char* kPeakWithoutIntensity =
     "peak lines without an intensity (given intensity 1)";
 // Counted once per file that ends inside its document or inside a spectrum.
@@ -74,16 +81,22 @@ bool parse_ms_level(std::string_view text, int& level);
 const char* charge_skip_reason(ChargeText kind);
 
 struct InvalidPeaks {
-  uint64_t bad_mz = 0;         // NaN, infinite, zero or negative m/z
-  uint64_t bad_intensity = 0;  // NaN or infinite intensity
+  uint64_t bad_mz = 0;              // NaN, infinite, zero or negative m/z
+  uint64_t bad_intensity = 0;       // NaN or infinite intensity
+  uint64_t negative_intensity = 0;  // finite intensity below 0
 };
 
-// The peak rule: an m/z must be finite and positive, an intensity (as stored, a float) finite.
+// The peak rule: an m/z must be finite and positive, an intensity (as stored, a float) finite
+// and not negative. A peak that breaks several is counted once, in this order: m/z, then
+// intensity (NaN/infinite before negative: -inf is infinite).
 inline bool valid_peak_mz(double mz) {
   return std::isfinite(mz) && mz > 0.0;
 }
 inline bool valid_peak_intensity(float intensity) {
   return std::isfinite(intensity);
+}
+inline bool negative_peak_intensity(float intensity) {
+  return intensity < 0.0f;
 }
 
 // The lines of a spectrum's first invalid peaks of each kind, for the readers of line-based
@@ -92,11 +105,14 @@ inline bool valid_peak_intensity(float intensity) {
 struct FirstInvalidPeakLines {
   uint64_t bad_mz = 0;
   uint64_t bad_intensity = 0;
+  uint64_t negative_intensity = 0;
   void note(double mz, float intensity, uint64_t line) {
     if (!valid_peak_mz(mz)) {
       if (bad_mz == 0) bad_mz = line;
-    } else if (!valid_peak_intensity(intensity) && bad_intensity == 0) {
-      bad_intensity = line;
+    } else if (!valid_peak_intensity(intensity)) {
+      if (bad_intensity == 0) bad_intensity = line;
+    } else if (negative_peak_intensity(intensity) && negative_intensity == 0) {
+      negative_intensity = line;
     }
   }
 };
@@ -107,10 +123,11 @@ InvalidPeaks remove_invalid_peaks(RawSpectrum& spectrum);
 // Counts `peaks` (when > 0) under `problem` in `stats`, remembering `where` for the first one.
 void note_problem(ReadStats& stats, const char* problem, uint64_t count, std::string_view where);
 
-// remove_invalid_peaks() and note_problem() for both kinds, `where` the spectrum's location, or
-// for each kind the location of its first invalid peak (`bad_mz_where`, `bad_intensity_where`).
+// remove_invalid_peaks() and note_problem() for each kind, `where` the spectrum's location, or
+// for each kind the location of its first invalid peak (`bad_mz_where`, `bad_intensity_where`,
+// `negative_intensity_where`).
 void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view where);
 void check_peaks(RawSpectrum& spectrum, ReadStats& stats, std::string_view bad_mz_where,
-                 std::string_view bad_intensity_where);
+                 std::string_view bad_intensity_where, std::string_view negative_intensity_where);
 
 }  // namespace ionflow

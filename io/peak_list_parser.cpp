@@ -1,6 +1,7 @@
 #include "io/peak_list_parser.hpp"
 
 #include "io/parse_error.hpp"
+#include "io/sha256.hpp"
 #include "scoring/search.hpp"
 
 namespace ionflow {
@@ -8,11 +9,37 @@ namespace ionflow {
 // Bytes enough to tell mzML from MGF (or the whole file, when shorter).
 constexpr size_t kFormatHeadBytes = 512;
 
+namespace {
+
+// A spectrum skipped by preparation, as the summary names it: its id (an MGF without TITLE has
+// none: its place among the file's spectra, 0-based as in results, and its SCANS), then where it
+// starts in the file when the reader said ("precursor m/z above 100000" named only the TITLE).
+std::string skipped_spectrum_place(const RawSpectrum& spectrum, bool compressed) {
+  std::string text = "spectrum ";
+  if (spectrum.native_id.empty()) {
+    text += "index=" + std::to_string(spectrum.spectrum_index);
+    if (spectrum.scan >= 0) text += " scan=" + std::to_string(spectrum.scan);
+  } else {
+    text += spectrum.native_id;
+  }
+  if (spectrum.source_line > 0) {
+    text += " (line " + std::to_string(spectrum.source_line) + ")";
+  } else if (spectrum.source_byte > 0) {
+    text += " (byte " + std::to_string(spectrum.source_byte) +
+            (compressed ? " of the decompressed data)" : ")");
+  }
+  return text;
+}
+
+}  // namespace
+
 struct PeakListParser::File {
   File(const std::string& path) : decompressor(path) {}
   Decompressor decompressor;
   std::unique_ptr<SpectrumReader> reader;
   std::string head;  // decompressed bytes before the format is known
+  // SHA-256 of the decompressed bytes, for a compressed file of a job of several files.
+  std::unique_ptr<Sha256> content;
   // This file's spectra: searched, and skipped by prepare_spectrum (reason -> count).
   uint64_t searched = 0;
   std::map<std::string, uint64_t> prepare_skipped;
@@ -54,6 +81,7 @@ void PeakListParser::detect_format(File& fp, uint32_t file_index, std::string_vi
 void PeakListParser::finish_file(File& fp, uint32_t file_index, std::vector<RawSpectrum>& spectra) {
   const std::string& path = paths_.at(file_index);
   fp.decompressor.finish();
+  if (fp.content) tally_.decompressed_sha256[path] = fp.content->hex_digest();
   fp.reader->finish(spectra);
   const ReadStats& rs = fp.reader->stats();
   tally_.spectra_read += rs.spectra_seen;
@@ -80,14 +108,12 @@ void PeakListParser::prepare(File& fp, const std::string& path,
     if (prepared.queries.empty()) {
       const std::string reason = prepared.skip_reason.empty() ? "no query" : prepared.skip_reason;
       tally_.spectra_skipped[reason] += 1;
-      // An MGF without TITLE has no id: the spectrum's place names it (0-based, as in results).
-      tally_.spectra_skipped_first.emplace(
-          reason,
-          path + ": spectrum " +
-              (spectrum.native_id.empty()
-                   ? "index=" + std::to_string(spectrum.spectrum_index) +
-                         (spectrum.scan >= 0 ? " scan=" + std::to_string(spectrum.scan) : "")
-                   : spectrum.native_id));
+      if (tally_.spectra_skipped_first.count(reason) == 0) {
+        tally_.spectra_skipped_first.emplace(
+            reason, path + ": " +
+                        skipped_spectrum_place(
+                            spectrum, fp.decompressor.compression() != Compression::kNone));
+      }
       fp.prepare_skipped[reason] += 1;
       continue;
     }
@@ -107,6 +133,11 @@ uint64_t PeakListParser::feed(uint32_t file_index, std::string_view bytes, bool 
   // An uncompressed block is parsed where it is (no copy).
   std::string decoded;
   const std::string_view plain = fp.decompressor.feed_view(bytes, decoded);
+  // Compressed output starts once the magic bytes are seen: every decompressed byte is hashed.
+  if (paths_.size() > 1 && fp.decompressor.compression() != Compression::kNone) {
+    if (!fp.content) fp.content = std::make_unique<Sha256>();
+    fp.content->update(plain);
+  }
   std::vector<RawSpectrum> spectra;
   if (!fp.reader) {
     detect_format(fp, file_index, plain, last, spectra);
@@ -163,6 +194,35 @@ std::string unsearchable_file_warning(const std::string& path, const ReadStats& 
   }
   if (!reasons.empty()) text += ")";
   return text;
+}
+
+std::vector<std::string> identical_spectra_file_warnings(
+    const std::vector<std::string>& paths, const std::map<std::string, std::string>& file_sha256,
+    const std::map<std::string, std::string>& decompressed_sha256) {
+  std::vector<std::string> warnings;
+  std::map<std::string, size_t> first_of;  // data digest -> index of its first file
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const auto decompressed = decompressed_sha256.find(paths[i]);
+    const auto on_disk = file_sha256.find(paths[i]);
+    if (decompressed == decompressed_sha256.end() && on_disk == file_sha256.end()) continue;
+    const std::string& digest =
+        decompressed != decompressed_sha256.end() ? decompressed->second : on_disk->second;
+    const auto [first, inserted] = first_of.emplace(digest, i);
+    if (inserted) continue;
+    const std::string& earlier = paths[first->second];
+    const std::string consequence =
+        ": its spectra are searched twice, each competing with itself for its q-value";
+    if (earlier == paths[i]) {
+      warnings.push_back("spectra file " + paths[i] + " is given twice" + consequence);
+      continue;
+    }
+    const bool compressed =
+        decompressed != decompressed_sha256.end() || decompressed_sha256.count(earlier) > 0;
+    warnings.push_back("spectra file " + paths[i] + " holds the same data as " + earlier +
+                       (compressed ? " once decompressed" : "") + " (SHA-256 " +
+                       digest.substr(0, 16) + "...)" + consequence);
+  }
+  return warnings;
 }
 
 }  // namespace ionflow

@@ -25,7 +25,7 @@ struct ReadStats {
   uint64_t spectra_emitted = 0;             // MS2 spectra handed on
   std::map<std::string, uint64_t> skipped;  // reason -> count, e.g. "MS level 1", "no peaks"
   // reason -> where its first spectrum is: "line 120" (MGF: the offending line, or the
-  // END IONS line for a block missing something) or "spectrum scan=12" (mzML native id).
+  // BEGIN IONS line of an entry missing something) or "spectrum scan=12" (mzML native id).
   std::map<std::string, std::string> first_skipped_at;
   // Data problems that did not skip a spectrum, what -> count (the count's unit is in the key):
   // "peaks dropped: m/z NaN, infinite or not positive" -> 3, "profile spectra centroided" -> 2,

@@ -100,7 +100,9 @@ struct ScorerNodeStats {
 struct JobSummary {
   uint64_t spectra_read = 0;  // every spectrum seen in the inputs, any MS level
   std::map<std::string, uint64_t> spectra_skipped;  // reason -> count
-  // reason -> where its first spectrum is, "<file>: line 120" or "<file>: spectrum scan=12"
+  // reason -> where its first spectrum is: "<file>: line 120", "<file>: spectrum scan=12" (as the
+  // reader names it), or, for a reason of preparation, "<file>: spectrum t1 (line 7)" / "<file>:
+  // spectrum scan=12 (byte 4711)" (its id and where it starts; PeakListParser)
   std::map<std::string, std::string> spectra_skipped_first;
   uint64_t spectra_searched = 0;  // spectra with at least one query scored
   uint64_t queries = 0;

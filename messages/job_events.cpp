@@ -68,6 +68,7 @@ void merge_stage_report(StageReport& into, const StageReport& from) {
     into.spectra_skipped_first.emplace(reason, where);  // the first report wins
   }
   for (const auto& [path, sum] : from.input_sha256) into.input_sha256[path] = sum;
+  for (const auto& [path, sum] : from.decompressed_sha256) into.decompressed_sha256[path] = sum;
   into.peptides_in_index += from.peptides_in_index;
   if (!from.index_cache.empty()) into.index_cache = from.index_cache;
   if (!from.fragment_index.empty()) into.fragment_index = from.fragment_index;

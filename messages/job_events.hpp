@@ -33,6 +33,9 @@ struct StageReport {
   std::map<std::string, uint64_t> spectra_skipped;           // reason -> count
   std::map<std::string, std::string> spectra_skipped_first;  // see JobSummary
   std::map<std::string, std::string> input_sha256;           // path -> hex checksum
+  // path -> hex SHA-256 of a compressed spectra file's decompressed bytes (parsers, in jobs of
+  // several spectra files; ParseTally::decompressed_sha256).
+  std::map<std::string, std::string> decompressed_sha256;
   uint64_t peptides_in_index = 0;
   std::string index_cache;                              // see JobSummary::index_cache
   std::string fragment_index;                           // see JobSummary::fragment_index

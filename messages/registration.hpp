@@ -192,8 +192,8 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, StageReport& x) {
   return f(caf::meta::type_name("ionflow::StageReport"), x.job, x.from, x.stages, x.spectra_read,
            x.spectra_searched, x.queries, x.spectra_skipped, x.spectra_skipped_first,
-           x.input_sha256, x.peptides_in_index, x.index_cache, x.fragment_index, x.index_scope,
-           x.warnings, x.scorer_nodes);
+           x.input_sha256, x.decompressed_sha256, x.peptides_in_index, x.index_cache,
+           x.fragment_index, x.index_scope, x.warnings, x.scorer_nodes);
 }
 
 template <class Inspector>

@@ -49,7 +49,8 @@ Modification modification_from_sage(std::string_view key, double mass_da, bool f
                                   "' is not a residue letter (keys: residue, ^, $, [, ], "
                                   "optionally followed by a residue)");
     }
-    const auto residue = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // Kept as given: "c" is not read as C (modification_spec.hpp).
+    const char residue = c;
     if (m.residues.find(residue) != std::string::npos) {
       throw std::invalid_argument("modification key " + quoted + ": residue '" +
                                   std::string(1, residue) + "' repeated");

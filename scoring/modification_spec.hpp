@@ -15,8 +15,11 @@
 
 namespace ionflow {
 
-// Throws std::invalid_argument for an empty key, a character that is not a residue letter after
-// the terminus symbol, a residue given twice ("CC"), or a non-finite mass.
+// Throws std::invalid_argument for an empty key, a character that is not a letter after the
+// terminus symbol, a residue given twice ("CC"), or a non-finite mass. Letters are kept as given,
+// never upper-cased: whether each is a residue with a mass (upper case, not B, J, X or Z) is the
+// caller's check, one rule for every form of modification (service/job_message: "c" is refused
+// as "invalid residue 'c' (use upper-case one-letter codes)", as "B" is; it was read as C).
 Modification modification_from_sage(std::string_view key, double mass_da, bool fixed);
 
 }  // namespace ionflow

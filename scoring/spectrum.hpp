@@ -23,6 +23,11 @@ struct RawSpectrum {
   std::string activation;              // "CID", "HCD", "ETD", ... or empty when unknown
   std::vector<double> mz;              // ascending is not guaranteed by readers
   std::vector<float> intensity;        // same length as mz
+  // Where the spectrum starts in its file, for messages about it (0: not known). A reader sets
+  // one: the line of MGF's BEGIN IONS, of MS2's S line or of mzXML's <scan>; the byte offset of
+  // mzML's <spectrum> (counting the decompressed bytes of a compressed file).
+  uint64_t source_line = 0;
+  uint64_t source_byte = 0;
 };
 
 }  // namespace ionflow

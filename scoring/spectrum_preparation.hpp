@@ -8,7 +8,9 @@
 //     every charge the file gives (>= 1) above kMaxPrecursorCharge (search_parameters.hpp) ->
 //     "precursor charge above 10". Charges above the cap are dropped when others remain (a
 //     spectrum listing 2, 3 and 99 is searched at 2+ and 3+).
-//  2. Peaks with intensity <= 0 or non-finite m/z/intensity are dropped.
+//  2. Peaks with intensity <= 0 or non-finite m/z/intensity are dropped (the readers have dropped
+//     and counted the non-finite, negative-intensity and non-positive m/z ones already:
+//     io/peak_checks.hpp; what is left here is zero intensities).
 //  3. Precursor removal (params.remove_precursor_peak): for every charge z tried, peaks within
 //     the fragment tolerance of the precursor m/z and of its water and ammonia losses
 //     (m/z − H2O/z, m/z − NH3/z) are removed. These unfragmented-precursor peaks are the most

@@ -496,8 +496,8 @@ Modification Unimod::resolve(std::string_view text, bool fixed) const {
       throw std::invalid_argument("modification '" + std::string(text) + "': bad site '" +
                                   std::string(site) + "'");
     }
-    const char r = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (m.residues.find(r) == std::string::npos) m.residues += r;
+    // Kept as given, as modification_from_sage does: "(c)" is not read as C.
+    if (m.residues.find(c) == std::string::npos) m.residues += c;
   }
   if (m.position == ModificationPosition::kAnywhere && m.residues.empty()) {
     throw std::invalid_argument("modification '" + std::string(text) + "' has an empty site");

@@ -1,7 +1,9 @@
 // Unimod: resolves modification names as users write them in Mascot, against unimod.xml
 // (Debian's openms-common ships /usr/share/openms/CHEMISTRY/unimod.xml; IONFLOW_UNIMOD_XML).
 //
-// Accepted forms (case-insensitive name, site in parentheses, Mascot style):
+// Accepted forms (case-insensitive name and terminus words, site in parentheses, Mascot style;
+// residue letters are kept as given, so "Oxidation (m)" has residue 'm', which the caller refuses
+// as it refuses "B": service/job_message's check_residues):
 //   "Oxidation (M)", "Phospho (STY)", "Carbamidomethyl (C)", "Acetyl (Protein N-term)",
 //   "Gln->pyro-Glu (N-term Q)", "Amidated (C-term)", "TMT6plex (K)", "TMT6plex (N-term)",
 //   "UNIMOD:35 (M)", and explicit masses "+15.9949 (M)" / "15.9949@M" (name empty, accession 0).

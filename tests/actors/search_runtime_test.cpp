@@ -257,6 +257,16 @@ TEST_F(SearchRuntimeTest, OneAndFourParsersOverSeveralFilesGiveIdenticalResults)
   }
   // The gzip MGF holds the same spectra as the plain MGF: equal PSM lines for file 2 and 3.
   EXPECT_GT(count_lines(first), count_lines(reference().tsv));
+  // ... and says so (a reviewer's catch: X.mgf and X.mgf.gz were searched twice without a word),
+  // whichever parsers read the two, in the summary and results.json.
+  const std::string data = sha256_hex(read_file(files[2]));
+  const std::string warning = "spectra file " + files[3] + " holds the same data as " + files[2] +
+                              " once decompressed (SHA-256 " + data.substr(0, 16) +
+                              "...): its spectra are searched twice, each competing with itself "
+                              "for its q-value";
+  EXPECT_EQ(first_summary.warnings, std::vector<std::string>{warning});
+  const std::string results = read_file((root_ / "parsers4" / "results.json").string());
+  EXPECT_NE(results.find("\"warnings\": [\"" + warning + "\"]"), std::string::npos) << results;
 }
 
 TEST_F(SearchRuntimeTest, ResizingScorersDuringAJobGivesIdenticalResults) {

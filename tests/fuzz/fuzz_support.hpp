@@ -92,7 +92,8 @@ inline std::string describe(const std::vector<RawSpectrum>& spectra, const ReadS
          " id=" + r.native_id + " scan=" + std::to_string(r.scan) +
          " ms=" + std::to_string(r.ms_level) + " rt=" + hex(r.rt_seconds) +
          " mz=" + hex(r.precursor_mz) + " int=" + hex(r.precursor_intensity) +
-         " act=" + r.activation + " z=";
+         " act=" + r.activation + " at=" + std::to_string(r.source_line) + "/" +
+         std::to_string(r.source_byte) + " z=";
     for (int z : r.precursor_charges) s += std::to_string(z) + ",";
     s += " peaks=" + std::to_string(r.mz.size()) + ":";
     for (size_t i = 0; i < r.mz.size() && i < r.intensity.size(); ++i) {

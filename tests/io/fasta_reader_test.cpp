@@ -423,6 +423,32 @@ TEST(FastaReaderDuplicates, FirstEntryKeptAndBothLinesNamed) {
   EXPECT_TRUE(none.empty());
 }
 
+// A reviewer's catch: ">sp|P2|EMPTY" followed by an empty line, or directly by the next header,
+// was read as a protein without residues and nothing said so. Such entries are kept (they make no
+// peptide and lose nothing, as a repeated accession's warning loses nothing), counted in one
+// warning that names the first one's header line and accession.
+TEST(FastaReaderDuplicates, EntriesWithoutASequenceAreCountedInOneWarning) {
+  const std::string fasta =
+      ">sp|P1|FIRST\nPEPTIDEK\n"  // 1-2
+      ">sp|P2|EMPTY\n\n"          // 3-4: an empty line
+      ">sp|P3|NEXT\n"             // 5: directly the next header
+      ">sp|P4|STOP\n*\n"          // 6-7: a stop codon alone
+      ">sp|P5|LAST\nAK\n"         // 8-9
+      ">sp|P6|END";               // 10: the end of the file
+  std::vector<std::string> warnings;
+  const std::vector<Protein> proteins = parse_fasta(fasta, "db.fasta", {}, &warnings);
+  ASSERT_EQ(proteins.size(), 6u);
+  EXPECT_EQ(proteins[1].accession, "P2");
+  EXPECT_EQ(proteins[1].sequence, "");
+  EXPECT_EQ(warnings,
+            std::vector<std::string>{
+                "db.fasta: 4 entries without a sequence (first at line 3, accession P2)"});
+  warnings.clear();
+  parse_fasta(">P1\nAK\n>sp|P2|EMPTY\n", "one.fasta", {}, &warnings);
+  EXPECT_EQ(warnings, std::vector<std::string>{
+                          "one.fasta: 1 entry without a sequence (first at line 3, accession P2)"});
+}
+
 // The BSA example's decoys end in "_rev"; searched with the default tag (prefix "rev_") they
 // were targets and half of them repeated their targets' accessions, with nothing saying why (a
 // new user's find). One warning now names the tag, the count and the first such header.

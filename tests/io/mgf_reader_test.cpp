@@ -245,6 +245,39 @@ TEST(MgfReader, CommentsBlanksTabsCrlfExponentsAndThirdColumn) {
   EXPECT_EQ(s.intensity, (std::vector<float>{10.f, 20.5f, 200.f, 30.f, 0.4f, 5.f}));
 }
 
+// A reviewer's catch: "101.5 200 300 extra" was read as the peak 101.5/200 without a word. A
+// third column that is a fragment charge (Mascot's "2+") is understood and not used; any other
+// column after the intensity is counted at its line, the peak kept, the file read on.
+TEST(MgfReader, ColumnsBeyondIntensityAndFragmentChargeAreCountedAtTheirLine) {
+  const std::string text =
+      "BEGIN IONS\nTITLE=a\nPEPMASS=500.2\nCHARGE=2+\n"     // 1-4
+      "100.5 10 2+\n"                                       // 5: a fragment charge
+      "101.5 200 300 extra\n"                               // 6: 300 is no charge; a 4th column
+      "102.5 30 +1\n103.5 40 1\n104.5 50 0\n105.5 60 1-\n"  // 7-10: charges
+      "106.5 70 2+ b3\n"                                    // 11: a charge and a 4th column
+      "107.5 80 y5\n"                                       // 12: an annotation
+      "108.5 90 11+\n"                                      // 13: no fragment has 11 charges
+      "END IONS\n";
+  for (size_t block_size : {size_t{1}, size_t{5}, size_t{1} << 20}) {
+    SCOPED_TRACE(block_size);
+    const io_testing::PeakListRead r = io_testing::read_peak_list(text, "x.mgf", block_size);
+    ASSERT_EQ(r.spectra.size(), 1u);
+    EXPECT_EQ(r.spectra[0].mz,
+              (std::vector<double>{100.5, 101.5, 102.5, 103.5, 104.5, 105.5, 106.5, 107.5, 108.5}));
+    EXPECT_EQ(r.spectra[0].intensity[1], 200.f);
+    EXPECT_TRUE(r.stats.skipped.empty());
+    EXPECT_EQ(read_problem_warnings("x.mgf", r.stats),
+              std::vector<std::string>{
+                  "x.mgf: 4 peak lines with columns other than m/z, intensity and fragment "
+                  "charge (ignored) (first at line 6)"});
+  }
+  EXPECT_EQ(read_problem_warnings("x.mgf", parse("BEGIN IONS\nPEPMASS=500.2\n101.5 200 300 "
+                                                 "extra\nEND IONS\n")
+                                               .stats),
+            std::vector<std::string>{"x.mgf: 1 peak line with columns other than m/z, intensity "
+                                     "and fragment charge (ignored) (first at line 3)"});
+}
+
 TEST(MgfReader, PeakWithoutIntensityGetsIntensityOne) {
   Parsed p = parse(block("150.5\n250.5 \t\n"));
   ASSERT_EQ(p.spectra.size(), 1u);
@@ -406,6 +439,28 @@ TEST(MgfReader, DroppedPeaksAreReportedAtTheirLines) {
             "line 8");
 }
 
+// A reviewer's catch: negative intensities were dropped by spectrum preparation without a word
+// (a spectrum of only negative intensities was skipped as "too few peaks"), where NaN and
+// infinite ones were counted at their line. They are dropped and counted the same way now; a zero
+// intensity (also "-0") is no problem.
+TEST(MgfReader, NegativeIntensitiesAreDroppedAndCountedAtTheirLines) {
+  Parsed p = parse(
+      "BEGIN IONS\nTITLE=a\nPEPMASS=500.2\nCHARGE=2+\n100 5\n200 -3\n300 0\n"        // 1-7
+      "400 -0\n500 -1e-3\n600 -inf\nEND IONS\n"                                      // 8-11
+      "BEGIN IONS\nTITLE=b\nPEPMASS=500.2\nCHARGE=2+\n100 -1\n200 -2\nEND IONS\n");  // 12-18
+  ASSERT_EQ(p.spectra.size(), 1u);
+  EXPECT_EQ(p.spectra[0].mz, (std::vector<double>{100, 300, 400}));
+  EXPECT_EQ(p.stats.problems, (std::map<std::string, uint64_t>{{kDroppedBadIntensity, 1},
+                                                               {kDroppedNegativeIntensity, 4}}));
+  EXPECT_EQ(p.stats.skipped, (std::map<std::string, uint64_t>{{kSkipNoPeaks, 1}}));
+  EXPECT_EQ(p.stats.first_skipped_at.at(kSkipNoPeaks), "line 12");
+  EXPECT_EQ(read_problem_warnings("x.mgf", p.stats),
+            (std::vector<std::string>{
+                "x.mgf: 1 peak dropped: intensity NaN or infinite (as a 32-bit float: beyond "
+                "3.4e38) (first at line 10)",
+                "x.mgf: 4 peaks dropped: intensity negative (first at line 6)"}));
+}
+
 // A hostile check: "1e400 1" failed its line and skipped the spectrum as a bad peak line, where
 // "inf 1" dropped only the peak. Values beyond the double range saturate now (to infinity, or
 // to 0 below it), and the peak rule decides, as for "inf".
@@ -435,20 +490,37 @@ TEST(MgfReader, NumbersBeyondTheDoubleRangeAreDroppedPeaksNotBadLines) {
             1u);
 }
 
-// Each skip reason remembers where its first spectrum is: the offending line, or the END IONS
-// line of a block that lacks something.
+// Each skip reason remembers where its first spectrum is: the offending line, or the BEGIN IONS
+// line of an entry that lacks something (a new user's catch: an MGF without PEPMASS named its
+// first entry at its END IONS line, 211, not where it starts, line 1).
 TEST(MgfReader, FirstSkippedSpectrumOfEachReasonNamesItsLine) {
   Parsed p = parse(
       "BEGIN IONS\nTITLE=a\nPEPMASS=abc\n100 1\nEND IONS\n"                      // lines 1-5
       "BEGIN IONS\nTITLE=b\nPEPMASS=500.2\nCHARGE=2+\n100 1\n200 x\nEND IONS\n"  // 6-12
       "BEGIN IONS\nTITLE=c\nCHARGE=2+\n100 1\nEND IONS\n"                        // 13-17
-      "BEGIN IONS\nTITLE=d\nPEPMASS=abc\n100 1\nEND IONS\n");                    // 18-22
+      "BEGIN IONS\nTITLE=d\nPEPMASS=abc\n100 1\nEND IONS\n"                      // 18-22
+      "BEGIN IONS\nTITLE=e\nPEPMASS=500.2\n100 nan\n200 inf\nEND IONS\n");       // 23-28
   EXPECT_EQ(p.stats.skipped.at("bad PEPMASS"), 2u);
   EXPECT_EQ(p.stats.first_skipped_at, (std::map<std::string, std::string>{
                                           {"bad PEPMASS", "line 3"},
                                           {"bad peak line", "line 11"},
-                                          {"missing PEPMASS", "line 17"},
+                                          {"missing PEPMASS", "line 13"},
+                                          {"no peaks", "line 23"},
                                       }));
+  // A file-level CHARGE that skips an entry (negative mode) names the entry too.
+  Parsed negative = parse("CHARGE=2-\n" + block("TITLE=f\n"));
+  EXPECT_EQ(negative.stats.first_skipped_at,
+            (std::map<std::string, std::string>{{kSkipNegativeCharge, "line 2"}}));
+  // The reviewer's file: 10 entries without PEPMASS, each 21 lines long.
+  std::string entries;
+  for (int i = 0; i < 10; ++i) {
+    entries += "BEGIN IONS\nTITLE=t" + std::to_string(i) + "\nCHARGE=2+\n";
+    for (int k = 0; k < 17; ++k) entries += std::to_string(100 + k) + " 5\n";
+    entries += "END IONS\n";
+  }
+  const io_testing::PeakListRead r = io_testing::read_peak_list(entries, "x.mgf", 100);
+  EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{"missing PEPMASS", 10}}));
+  EXPECT_EQ(r.stats.first_skipped_at.at("missing PEPMASS"), "line 1");
 }
 
 TEST(MgfReader, TruncatedFileDropsOnlyThePartialSpectrum) {

@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "io/base64.hpp"
@@ -196,6 +198,34 @@ TEST(ReaderAgreement, NonFiniteAndNegativePeakValuesAreDroppedAndCounted) {
                 "at line 11)",
                 "x.mgf: 6 peaks dropped: m/z NaN, infinite or not positive (first at line 7)"}));
   expect_readers_agree(entries, r);
+}
+
+// A reviewer's catch: negative intensities were dropped by spectrum preparation without a word (a
+// spectrum of only negative ones was "too few peaks"), where NaN and infinite ones are counted.
+// Every reader drops and counts them now, named where it names the NaN ones: the MGF and MS2
+// peak line, the mzML spectrum, the mzXML <scan> line. Zero (and -0) is no problem.
+TEST(ReaderAgreement, NegativeIntensitiesAreDroppedAndCountedLikeNonFiniteOnes) {
+  const std::vector<Entry> entries = {
+      {1, "2", {{200.5, 10}, {300.25, -4}, {400.125, 5}, {500.5, -0.0}, {600.5, -1e-3}}},
+      {2, "2", {{200.5, -1}, {300.25, -2}}},  // nothing left: "no peaks"
+      {3, "2", kPeaks}};
+  const Read r = read(mgf(entries), "x.mgf");
+  ASSERT_EQ(r.spectra.size(), 2u);
+  EXPECT_EQ(r.spectra[0].mz, (std::vector<double>{200.5, 400.125, 500.5}));
+  EXPECT_EQ(r.stats.problems, (std::map<std::string, uint64_t>{{kDroppedNegativeIntensity, 4}}));
+  EXPECT_EQ(r.stats.skipped, (std::map<std::string, uint64_t>{{kSkipNoPeaks, 1}}));
+  expect_readers_agree(entries, r);
+  // Where: the first entry's BEGIN IONS is line 2, its second peak line 8 (MGF); its S line 2,
+  // its second peak line 5 (MS2); its <scan> line 4 (mzXML).
+  for (const auto& [name, text, where] :
+       {std::tuple<std::string, std::string, std::string>{"x.mgf", mgf(entries), "line 8"},
+        {"x.ms2", ms2(entries), "line 5"},
+        {"x.mzML", mzml(entries), "spectrum scan=1"},
+        {"x.mzXML", mzxml(entries), "line 4"}}) {
+    EXPECT_EQ(read_problem_warnings(name, read(text, name).stats),
+              std::vector<std::string>{name + ": 4 peaks dropped: intensity negative (first at " +
+                                       where + ")"});
+  }
 }
 
 // A file cut inside its last spectrum keeps the spectra before it, skips the cut one and says

@@ -129,8 +129,12 @@ TEST(Unimod, ResolvesMascotForms) {
   EXPECT_EQ(m.name, "Oxidation");
   EXPECT_NEAR(m.mass_delta_da, 15.994915, 1e-6);
 
+  // The name in any case; a residue letter as given, never upper-cased: "m" is no residue, which
+  // the job message refuses as it refuses "B" (it was read as M without a word).
   m = unimod().resolve("oxidation (m)", false);
   EXPECT_EQ(m.unimod_accession, 35);
+  EXPECT_EQ(m.residues, "m");
+  m = unimod().resolve("oxidation (M)", false);
   EXPECT_EQ(m.residues, "M");
 }
 
@@ -523,12 +527,16 @@ TEST(ModificationFromSage, Keys) {
   // A residue twice (a new user's "CC") is named as such, not later as two fixed modifications
   // on one site; several different residues stay one modification on each.
   try {
-    modification_from_sage("Cc", 57.02, true);
+    modification_from_sage("CC", 57.02, true);
     FAIL() << "expected invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "modification key 'Cc': residue 'C' repeated");
+    EXPECT_STREQ(e.what(), "modification key 'CC': residue 'C' repeated");
   }
   EXPECT_EQ(modification_from_sage("STY", 79.966331, false).residues, "STY");
+  // Letters as given: "c" is no residue (the job message refuses it), not C.
+  EXPECT_EQ(modification_from_sage("c", 57.02, true).residues, "c");
+  EXPECT_EQ(modification_from_sage("Cc", 57.02, true).residues, "Cc");
+  EXPECT_EQ(modification_from_sage("^q", -17.03, false).residues, "q");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -401,9 +402,13 @@ TEST(JobMessage, VariableModificationSameAsFixedNamesBothKeys) {
 
 // A second hostile check: one variable modification given twice ({"M": [15.99], "m": [15.99]},
 // or twice in a list) made each form twice and changed the results (24 PSMs at 1% against 21).
+// "m" is refused as a residue now (LowerCaseModificationSitesAreRefusedInEveryForm); "M" twice
+// in one list is the same modification given twice.
 TEST(JobMessage, VariableModificationGivenTwiceNamesBothKeys) {
   EXPECT_EQ(error_of(job_db(R"("variable_mods": {"M": [15.9949], "m": [15.9949]})")),
-            "database.variable_mods.m[0]: the same modification (15.9949 Da on M) as "
+            "database.variable_mods.m: invalid residue 'm' (use upper-case one-letter codes)");
+  EXPECT_EQ(error_of(job_db(R"("variable_mods": {"M": [15.9949, 15.9949]})")),
+            "database.variable_mods.M[1]: the same modification (15.9949 Da on M) as "
             "database.variable_mods.M[0]: given twice; remove one");
   EXPECT_EQ(error_of(job(R"j("variable_modifications": ["Oxidation (M)", "Phospho (ST)",
                                                        "Oxidation (M)"])j")),
@@ -420,6 +425,54 @@ TEST(JobMessage, VariableModificationGivenTwiceNamesBothKeys) {
   const ParsedJob parsed =
       parse_job_message(job_db(R"("variable_mods": {"M": [15.9949, 31.9898]})"), unimod());
   EXPECT_EQ(parsed.spec.search.database.variable_modifications.size(), 2u);
+}
+
+// A new user's catch: Sage's key {"c": 57.02} was read as C without a word (as was "Carbamidomethyl
+// (c)"), where a residue "c" in the object form was refused. Every form now refuses a lower-case
+// residue alike, naming its key; lower-case terminus words, names and the terminus keys stay.
+TEST(JobMessage, LowerCaseModificationSitesAreRefusedInEveryForm) {
+  const std::string refused = "invalid residue '";
+  const std::string hint = "' (use upper-case one-letter codes)";
+  EXPECT_EQ(error_of(job_db(R"("static_mods": {"c": 57.02})")),
+            "database.static_mods.c: " + refused + "c" + hint);
+  EXPECT_EQ(error_of(job_db(R"("static_mods": {"^q": -17.026549})")),
+            "database.static_mods.^q: " + refused + "q" + hint);
+  EXPECT_EQ(error_of(job_db(R"("variable_mods": {"STy": [79.966331]})")),
+            "database.variable_mods.STy: " + refused + "y" + hint);
+  EXPECT_EQ(error_of(job_db(R"("variable_mods": {"m": 15.9949})")),
+            "database.variable_mods.m: " + refused + "m" + hint);
+  EXPECT_EQ(error_of(job(R"j("fixed_modifications": ["Carbamidomethyl (c)"])j")),
+            "fixed_modifications[0]: " + refused + "c" + hint);
+  EXPECT_EQ(error_of(job(R"j("variable_modifications": ["Oxidation (M)", "Phospho (sTY)"])j")),
+            "variable_modifications[1]: " + refused + "s" + hint);
+  EXPECT_EQ(error_of(job(R"j("variable_modifications": ["Gln->pyro-Glu (N-term q)"])j")),
+            "variable_modifications[0]: " + refused + "q" + hint);
+  EXPECT_EQ(error_of(job(R"j("variable_modifications": ["15.9949@m"])j")),
+            "variable_modifications[0]: " + refused + "m" + hint);
+  EXPECT_EQ(error_of(job(R"j("variable_modifications": ["UNIMOD:35 (m)"])j")),
+            "variable_modifications[0]: " + refused + "m" + hint);
+  EXPECT_EQ(error_of(job(R"j("variable_modifications": [{"mass_da": 15.9949, "residues": "m"}])j")),
+            "variable_modifications[0].residues: " + refused + "m" + hint);
+  // Still read: the terminus keys alone or with an upper-case residue, terminus words and names
+  // in any case.
+  const ParsedJob parsed = parse_job_message(
+      job_db(R"("static_mods": {"^": 304.207, "C": 57.021464},
+                "variable_mods": {"$": [0.984016], "[": [1.0], "]M": [1.0], "^Q": [-17.026549]})",
+             R"j("variable_modifications": ["oxidation (M)", "Acetyl (protein n-term)",
+                                           "Amidated (c-term)"])j"),
+      unimod());
+  const DatabaseParameters& db = parsed.spec.search.database;
+  ASSERT_EQ(db.fixed_modifications.size(), 2u);
+  ASSERT_EQ(db.variable_modifications.size(), 7u);
+  auto has = [&](const std::string& name, ModificationPosition position, const std::string& res) {
+    return std::any_of(db.variable_modifications.begin(), db.variable_modifications.end(),
+                       [&](const Modification& m) {
+                         return m.name == name && m.position == position && m.residues == res;
+                       });
+  };
+  EXPECT_TRUE(has("Oxidation", ModificationPosition::kAnywhere, "M"));
+  EXPECT_TRUE(has("Acetyl", ModificationPosition::kProteinNTerm, ""));
+  EXPECT_TRUE(has("Amidated", ModificationPosition::kPeptideCTerm, ""));
 }
 
 TEST(JobMessage, BadModificationsAndEnzymesNameTheKey) {

@@ -59,7 +59,9 @@ class UnfinishedJobInputs {
 // Lock order: the gate first; then whatever the caller takes while holding it (HttpApi's submit
 // mutex), then JobStore's own mutex (taken inside the store's calls, which never call back).
 // No lock holder here waits for the gate, so there is no cycle. The gate is held over one
-// piece's check and write (at most --max-body-bytes of disk I/O) or one job's insertion: never
+// piece's check and write (at most --max-body-bytes written; the last piece of a staged upload
+// also fdatasyncs the whole file before its rename, which for a large file can hold it for
+// seconds: known, not yet moved outside the gate) or one job's insertion: never
 // over parsing a job message or checking its inputs, and a job that reads no uploaded file does
 // not take it at all.
 // Thread-safety: all methods may be called from any thread.
